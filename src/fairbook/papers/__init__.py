@@ -1,0 +1,4 @@
+"""Numbers as printed in the seed papers: the oracles of replicated tables and tests.
+
+Nothing here is a result of ours; each constant names its table.
+"""

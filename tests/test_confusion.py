@@ -92,3 +92,16 @@ def test_bad_input_raises(y_true, y_pred, groups, message):
 def test_one_vs_rest_rejects_non_square():
     with pytest.raises(ValueError, match="K, K"):
         one_vs_rest(np.zeros((2, 3)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(-1, 4), st.integers(-1, 4), st.integers(5, 9)),
+                min_size=1, max_size=50))
+def test_integer_fast_path_equals_the_sorting_path(rows):
+    y_true, y_pred, groups = map(np.array, zip(*rows, strict=True))
+    fast = multiclass_counts(y_true, y_pred, groups)
+    slow = multiclass_counts(y_true.astype(str), y_pred.astype(str), groups.astype(str))
+    order = np.argsort(fast[0].astype(str))  # string sort order of the class labels
+    assert fast[0].astype(str)[order].tolist() == slow[0].tolist()
+    assert fast[1].astype(str).tolist() == slow[1].tolist()
+    np.testing.assert_array_equal(fast[2][:, order][:, :, order], slow[2])

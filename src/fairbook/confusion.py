@@ -27,27 +27,47 @@ def _as_1d(values, name: str) -> np.ndarray:
     return array
 
 
+def _dense_range(values: np.ndarray, *, limit: int) -> tuple[int, int] | None:
+    """``(low, span)`` when ``values`` are integers in a range short enough to bincount."""
+    if values.dtype.kind not in "iub" or values.size == 0:
+        return None
+    low, high = int(values.min()), int(values.max())
+    span = high - low + 1
+    return (low, span) if span <= limit else None
+
+
+def _dense_key(values: np.ndarray, low: int, scale: int) -> np.ndarray:
+    """A fresh ``intp`` array ``(values - low) * scale``, computed in place."""
+    key = values.astype(np.intp, copy=True)
+    if low:
+        key -= low
+    if scale != 1:
+        key *= scale
+    return key
+
+
 def _group_index(groups: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return ``(labels, index)`` with ``labels[index] == groups``; labels sorted."""
-    if groups.dtype.kind in "iub" and groups.size:
-        low = int(groups.min())
-        span = int(groups.max()) - low + 1
-        if span <= 4 * groups.size + 1024:  # dense small integer range: no sort needed
-            shifted = (groups - low).astype(np.intp, copy=False)
-            present = np.bincount(shifted, minlength=span) > 0
-            labels = np.flatnonzero(present) + low
-            if present.all():
-                return labels.astype(groups.dtype), shifted
-            remap = np.cumsum(present) - 1
-            return labels.astype(groups.dtype), remap[shifted]
     labels, index = np.unique(groups, return_inverse=True)
     return labels, index.reshape(-1)
+
+
+def _integer_binary(y_true: np.ndarray, y_pred: np.ndarray) -> bool:
+    """Cheap proof (min/max only) that integer labels take at most two values in all."""
+    if y_true.dtype.kind not in "iub" or y_pred.dtype.kind not in "iub" or not y_true.size:
+        return False
+    bounds = [(int(a.min()), int(a.max())) for a in (y_true, y_pred)]
+    if any(high - low > 1 for low, high in bounds):
+        return False
+    return len({v for bound in bounds for v in bound}) <= 2
 
 
 def _is_positive(y_true: np.ndarray, y_pred: np.ndarray, positive) -> tuple[np.ndarray, ...]:
     """Boolean ``(true_is_positive, pred_is_positive)``; checks the problem is binary."""
     t = y_true == positive
     p = y_pred == positive
+    if _integer_binary(y_true, y_pred):
+        return t, p
     negatives = []
     for array, is_pos in ((y_true, t), (y_pred, p)):
         if not is_pos.all():
@@ -100,17 +120,34 @@ def confusion_counts(y_true, y_pred, groups=None, *, positive=1, return_groups=F
     if y_true.shape != y_pred.shape:
         raise ValueError(f"y_true and y_pred differ in length: {y_true.size} vs {y_pred.size}")
     t, p = _is_positive(y_true, y_pred, positive)
-    # cell index: TP=0, FN=1, FP=2, TN=3
-    cell = (2 * ~t + ~p).astype(np.intp)
+    # cell index 3 - 2t - p: TP=0, FN=1, FP=2, TN=3
     if groups is None:
+        cell = np.full(y_true.size, 3, dtype=np.intp)
+        cell -= t
+        cell -= t
+        cell -= p
         counts = np.bincount(cell, minlength=4).astype(np.int64)
         return (counts, None) if return_groups else counts
     groups = _as_1d(groups, "groups")
     if groups.shape != y_true.shape:
         raise ValueError(f"groups has length {groups.size}, labels have {y_true.size}")
-    labels, index = _group_index(groups)
-    counts = np.bincount(4 * index + cell, minlength=4 * labels.size)
-    counts = counts.reshape(labels.size, 4).astype(np.int64)
+    dense = _dense_range(groups, limit=4 * groups.size + 1024)
+    if dense is not None:  # small integer groups: no sort, absent values dropped afterwards
+        low, span = dense
+        key = _dense_key(groups, low, 4)
+        labels = np.arange(low, low + span)
+    else:
+        labels, index = _group_index(groups)
+        key = index.astype(np.intp, copy=False) * 4
+    key += 3
+    key -= t
+    key -= t
+    key -= p
+    counts = np.bincount(key, minlength=4 * labels.size).reshape(labels.size, 4)
+    if dense is not None:
+        present = counts.any(axis=1)
+        counts, labels = counts[present], labels[present].astype(groups.dtype)
+    counts = counts.astype(np.int64, copy=False)
     return (counts, labels) if return_groups else counts
 
 
@@ -141,18 +178,50 @@ def multiclass_counts(y_true, y_pred, groups=None):
     y_pred = _as_1d(y_pred, "y_pred")
     if y_true.shape != y_pred.shape:
         raise ValueError(f"y_true and y_pred differ in length: {y_true.size} vs {y_pred.size}")
-    classes, codes = np.unique(np.concatenate([y_true, y_pred]), return_inverse=True)
-    codes = codes.reshape(-1)
-    k = classes.size
-    pair = codes[: y_true.size] * k + codes[y_true.size :]
+    if groups is not None:
+        groups = _as_1d(groups, "groups")
+        if groups.shape != y_true.shape:
+            raise ValueError(f"groups has length {groups.size}, labels have {y_true.size}")
+    dense_true = _dense_range(y_true, limit=1024)
+    dense_pred = _dense_range(y_pred, limit=1024)
+    if dense_true is not None and dense_pred is not None:
+        # small integer labels: one bincount, no sort; absent classes dropped afterwards
+        low = min(dense_true[0], dense_pred[0])
+        high = max(dense_true[0] + dense_true[1], dense_pred[0] + dense_pred[1]) - 1
+        k = high - low + 1
+        pair = _dense_key(y_true, low, k)
+        pair += y_pred.astype(np.intp, copy=False)
+        if low:
+            pair -= low
+        classes = np.arange(low, high + 1)
+    else:
+        classes, codes = np.unique(np.concatenate([y_true, y_pred]), return_inverse=True)
+        codes = codes.reshape(-1)
+        k = classes.size
+        pair = codes[: y_true.size] * k + codes[y_true.size :]
     if groups is None:
-        return classes, None, np.bincount(pair, minlength=k * k).reshape(k, k).astype(np.int64)
-    groups = _as_1d(groups, "groups")
-    if groups.shape != y_true.shape:
-        raise ValueError(f"groups has length {groups.size}, labels have {y_true.size}")
-    labels, index = _group_index(groups)
-    counts = np.bincount(index * k * k + pair, minlength=labels.size * k * k)
-    return classes, labels, counts.reshape(labels.size, k, k).astype(np.int64)
+        group_labels, n_groups = None, 1
+    else:
+        dense = _dense_range(groups, limit=4 * groups.size + 1024)
+        if dense is not None:
+            pair += _dense_key(groups, dense[0], k * k)
+            group_labels, n_groups = np.arange(dense[0], dense[0] + dense[1]), dense[1]
+        else:
+            group_labels, index = _group_index(groups)
+            pair += index.astype(np.intp) * (k * k)
+            n_groups = group_labels.size
+    counts = np.bincount(pair, minlength=n_groups * k * k).reshape(n_groups, k, k)
+    if classes.size and classes.dtype.kind == "i" and y_true.dtype.kind in "iub":
+        seen = (counts.sum(axis=(0, 2)) + counts.sum(axis=(0, 1))) > 0
+        if not seen.all():
+            counts, classes = counts[:, seen][:, :, seen], classes[seen]
+        classes = classes.astype(np.result_type(y_true.dtype, y_pred.dtype))
+    if groups is None:
+        return classes, None, counts[0].astype(np.int64, copy=False)
+    if group_labels.dtype.kind == "i" and groups.dtype.kind in "iub":
+        present = counts.any(axis=(1, 2))
+        counts, group_labels = counts[present], group_labels[present].astype(groups.dtype)
+    return classes, group_labels, counts.astype(np.int64, copy=False)
 
 
 def one_vs_rest(matrices) -> np.ndarray:

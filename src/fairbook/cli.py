@@ -1,0 +1,291 @@
+"""The ``fairbook`` command line (also ``python -m fairbook``).
+
+Every subcommand is one function decorated with :func:`subcommand`, which declares its
+arguments; the function receives the parsed :class:`argparse.Namespace` and returns an exit
+status. Adding a subcommand (e.g. ``audit``) is adding one such function::
+
+    @subcommand("audit", help="...", arguments=[arg("predictions", help="...")])
+    def _audit(args):
+        from fairbook.audit import main
+        return main(args)
+
+Exit status: 0 success, 1 failure (a chapter raised, data did not verify), 2 usage error
+(unknown chapter, unknown parameter, bad value).
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["arg", "build_parser", "main", "subcommand"]
+
+Handler = Callable[[argparse.Namespace], int | None]
+
+
+@dataclass
+class _Arg:
+    flags: tuple[str, ...]
+    kwargs: dict[str, Any]
+
+
+def arg(*flags: str, **kwargs: Any) -> _Arg:
+    """An argument of a subcommand, as for :meth:`argparse.ArgumentParser.add_argument`."""
+    return _Arg(flags, kwargs)
+
+
+@dataclass
+class _Command:
+    name: str
+    handler: Handler
+    help: str
+    description: str | None
+    arguments: list[_Arg] = field(default_factory=list)
+
+
+_COMMANDS: dict[str, _Command] = {}
+
+
+def subcommand(
+    name: str,
+    *,
+    help: str,
+    description: str | None = None,
+    arguments: Sequence[_Arg] = (),
+) -> Callable[[Handler], Handler]:
+    """Register the decorated function as ``fairbook NAME``."""
+
+    def register(func: Handler) -> Handler:
+        text = inspect.cleandoc(description or func.__doc__ or "") or None
+        _COMMANDS[name] = _Command(name, func, help, text, list(arguments))
+        return func
+
+    return register
+
+
+class UsageError(Exception):
+    """Printed as ``fairbook: error: ...`` with exit status 2."""
+
+
+# ---------------------------------------------------------------------------------------------
+# subcommands
+
+
+@subcommand(
+    "build",
+    help="execute every chapter with papermill and build the static book in _build/html",
+    arguments=[
+        arg(
+            "--profile",
+            choices=("fast", "full"),
+            default="fast",
+            help="fast: minutes on 2 CPU cores (default); full: the papers' scale",
+        ),
+        arg(
+            "--no-execute",
+            action="store_true",
+            help="reuse the executed notebooks in _build/executed (only re-render the HTML)",
+        ),
+    ],
+)
+def _build(args: argparse.Namespace) -> int:
+    """Execute every chapter (notebooks/NN_*.ipynb) with the chosen profile into
+    _build/executed/notebooks, then build _build/html from those copies with
+    `jupyter-book build -W -n --keep-going`."""
+    from fairbook import chapters
+
+    return chapters.build(profile=args.profile, execute_chapters=not args.no_execute)
+
+
+def _parameter_pairs(values: list[list[str]] | None) -> dict[str, str]:
+    pairs: dict[str, str] = {}
+    for name, value in values or []:
+        if name in pairs:
+            raise UsageError(f"parameter {name} given twice")
+        pairs[name] = value
+    return pairs
+
+
+@subcommand(
+    "run",
+    help="run one chapter with parameters (papermill) into _build/runs/",
+    arguments=[
+        arg("chapter", help="01, 01_metric_catalogue, metric_catalogue or the file name"),
+        arg(
+            "-p",
+            "--parameter",
+            nargs=2,
+            action="append",
+            metavar=("NAME", "VALUE"),
+            help="set a parameter of the chapter's parameters cell (repeatable)",
+        ),
+        arg("--profile", choices=("fast", "full"), help="shorthand for -p profile VALUE"),
+        arg("-o", "--output", help="output notebook (default _build/runs/CHAPTER-PARAMS.ipynb)"),
+        arg("--log-output", action="store_true", help="echo the cells' output while running"),
+    ],
+)
+def _run(args: argparse.Namespace) -> int:
+    """Execute one chapter with papermill. Parameters are checked against the chapter's
+    `parameters` cell and converted to its declared types; see `fairbook chapters`."""
+    from fairbook import chapters
+
+    params = _parameter_pairs(args.parameter)
+    if args.profile:
+        if "profile" in params and params["profile"] != args.profile:
+            raise UsageError("--profile and -p profile disagree")
+        params["profile"] = args.profile
+    result = chapters.run(args.chapter, params, output=args.output, log_output=args.log_output)
+    if not result.ok:
+        print(f"fairbook run: {result.chapter.slug} failed: {result.error}", file=sys.stderr)
+        print(f"the executed notebook (with the traceback) is {result.output}", file=sys.stderr)
+        return 1
+    print(f"{result.output}  ({result.seconds:.1f} s)")
+    return 0
+
+
+@subcommand(
+    "chapters",
+    help="list the chapters and their parameters",
+    arguments=[arg("--json", action="store_true", help="machine-readable output")],
+)
+def _chapters(args: argparse.Namespace) -> int:
+    """List every chapter with its title and the parameters `fairbook run -p` accepts."""
+    from fairbook import chapters
+
+    found = chapters.discover()
+    if args.json:
+        import json
+        from dataclasses import asdict
+
+        out = [
+            {
+                "number": c.number,
+                "name": c.slug,
+                "title": c.title,
+                "path": str(c.path),
+                "parameters": [asdict(p) for p in c.parameters().values()],
+            }
+            for c in found
+        ]
+        print(json.dumps(out, indent=2))
+        return 0
+    if not found:
+        print("no chapters (notebooks/NN_*.ipynb)")
+        return 0
+    for c in found:
+        print(f"{c.number}  {c.slug}  {c.title}".rstrip())
+        params = c.parameters()
+        if not params:
+            print("      (no parameters cell)")
+        for p in params.values():
+            print(f"      {p.describe()}")
+    return 0
+
+
+def _data_call(action: str, name: str | None) -> int:
+    try:
+        from fairbook import data
+    except ImportError as exc:
+        print(f"fairbook data: the data layer is not importable: {exc}", file=sys.stderr)
+        return 1
+    func = getattr(data, {"where": "cache_dir"}.get(action, action), None)
+    if func is None:
+        print(f"fairbook data: fairbook.data has no {action}() yet", file=sys.stderr)
+        return 1
+    try:
+        result = func() if action == "where" else func(name)
+    except ValueError as exc:  # unknown data set name
+        raise UsageError(str(exc)) from None
+    except Exception as exc:
+        print(f"fairbook data {action}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    return _report(action, result)
+
+
+def _report(action: str, result: Any) -> int:
+    """Print what the data layer returned. ``fetch`` gives ``name -> path``; ``verify``
+    gives ``name -> True`` or a message saying what is wrong (a failure)."""
+    if action == "where" or not hasattr(result, "items"):
+        if result is False:
+            print(f"{action}: FAILED")
+            return 1
+        if result is not None and result is not True:
+            print(result)
+        return 0
+    status = 0
+    width = max((len(str(k)) for k in result), default=0)
+    for key, value in result.items():
+        if action == "verify":
+            if value is True:
+                print(f"{key:<{width}}  ok")
+            else:
+                status = 1
+                print(f"{key:<{width}}  FAILED: {value}")
+        else:
+            print(f"{key:<{width}}  {value}")
+    return status
+
+
+@subcommand(
+    "data",
+    help="fetch, verify or locate the cached data sets",
+    arguments=[
+        arg(
+            "action",
+            choices=("fetch", "verify", "where"),
+            help="fetch: download/extract into the cache; verify: check SHA-256; "
+            "where: print the cache folder",
+        ),
+        arg("name", nargs="?", help="one data set (default: all)"),
+    ],
+)
+def _data(args: argparse.Namespace) -> int:
+    """Manage the data sets the chapters read (see data/README.md for their provenance)."""
+    return _data_call(args.action, args.name)
+
+
+# ---------------------------------------------------------------------------------------------
+# wiring
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="fairbook",
+        description="fairbook: fairness under uncertainty and variance - build the book, "
+        "rerun its chapters, manage its data.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for command in _COMMANDS.values():
+        p = sub.add_parser(
+            command.name,
+            help=command.help,
+            description=command.description,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        for a in command.arguments:
+            p.add_argument(*a.flags, **a.kwargs)
+        p.set_defaults(_handler=command.handler)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``fairbook`` console script."""
+    from fairbook.chapters import ChapterError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status = args._handler(args)
+    except (ChapterError, UsageError) as exc:
+        parser.exit(2, f"{parser.prog} {args.command}: error: {exc}\n")
+    except KeyboardInterrupt:
+        return 130
+    return int(status or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

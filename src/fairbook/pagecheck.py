@@ -1,0 +1,425 @@
+"""Check the built book page by page in headless Chromium.
+
+For every document named in ``_toc.yml`` the HTML page must exist; each page is rendered by
+Chromium (scripts run: MathJax typesets, widgets render) and the rendered DOM must show
+
+- no Python traceback: the text ``Traceback (most recent call last)``, an error output
+  (``output_error``, myst-nb's ``traceback`` output, an ANSI-red ``...Error`` span) or
+  papermill's "An Exception was encountered" banner; cells tagged ``raises-exception`` may
+  show one on purpose and are skipped;
+- a non-empty article body;
+- no unrendered math: ``$$`` left in the text, or a Sphinx ``math`` element that MathJax did
+  not replace with an ``mjx-container`` (only checked when Chromium rendered the page).
+
+One PNG screenshot per page goes to ``_build/screenshots/`` for humans.
+
+Run it as ``python -m fairbook.pagecheck _build/html`` (exit status 1 on any failure).
+
+Examples
+--------
+>>> from fairbook.pagecheck import check_html
+>>> check_html("<html><body><main><p>fine</p></main></body></html>")
+[]
+>>> check_html("<body><main><pre>Traceback (most recent call last):</pre></main></body>")
+['Python traceback: Traceback (most recent call last):']
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+
+__all__ = [
+    "PageResult",
+    "check_book",
+    "check_html",
+    "chromium_binary",
+    "main",
+    "render",
+    "screenshot",
+    "toc_pages",
+]
+
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+    "--hide-scrollbars",
+    "--mute-audio",
+    # the page loads its own JS, MathJax fonts and widget fonts from file:// URLs
+    "--allow-file-access-from-files",
+)
+VIRTUAL_TIME_BUDGET_MS = 10_000
+WINDOW_SIZE = (1280, 2000)
+
+_VOID = {
+    "area",
+    "base",
+    "br",
+    "col",
+    "embed",
+    "hr",
+    "img",
+    "input",
+    "link",
+    "meta",
+    "param",
+    "source",
+    "track",
+    "wbr",
+}
+_RAW_TEXT = {"script", "style", "template", "textarea", "noscript"}
+_CODE = {"pre", "code", "kbd", "samp"}
+_TRACEBACK = "Traceback (most recent call last)"
+_PAPERMILL_BANNER = "An Exception was encountered at"
+_ANSI_RED = re.compile(r"(^|\s)(ansi-red(-intense)?-fg|-Color-Red|-Color-BrightRed)(\s|$)")
+_ERROR_NAME = re.compile(r"\b[A-Z]\w*(Error|Exception)\b")
+# TeX left as text: $...\command...$, \(...\) or \[...\] outside math elements
+_RAW_TEX = re.compile(
+    r"\$[^$\n]{0,200}?\\[A-Za-z]+[^$\n]{0,200}?\$|\\\([^\n]{0,200}?\\\)|\\\[[^\n]{0,400}?\\\]"
+)
+
+
+def chromium_binary() -> str | None:
+    """Path of a Chromium/Chrome executable (``$CHROMIUM`` first), or None."""
+    env = os.environ.get("CHROMIUM")
+    if env:
+        return env if shutil.which(env) else None
+    for name in CHROMIUM_NAMES:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# DOM checks
+
+
+@dataclass
+class _Element:
+    tag: str
+    classes: frozenset[str]
+
+
+class _Scanner(HTMLParser):
+    """One pass over a (rendered) page collecting what the checks need."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[_Element] = []
+        self.problems: list[str] = []
+        self.article_text: list[str] = []  # inside <article> / .bd-article
+        self.main_text: list[str] = []  # inside <main>
+        self.body_text: list[str] = []
+        self.saw_article = False
+        self.saw_main = False
+        self.dollar_snippets: list[str] = []
+        self.tex_snippets: list[str] = []
+        self.math_elements = 0
+        self.math_rendered = 0
+        self._math_depth: list[int] = []  # stack depth of open math elements
+        self._math_has_mjx: list[bool] = []
+        self._red_depth: list[int] = []
+        self._red_text: list[str] = []
+
+    # helpers
+    def _inside(self, predicate) -> bool:
+        return any(predicate(e) for e in self.stack)
+
+    def _allowed_error(self) -> bool:
+        return self._inside(lambda e: "tag_raises-exception" in e.classes)
+
+    def _in_article(self) -> bool:
+        return self._inside(lambda e: e.tag == "article" or "bd-article" in e.classes)
+
+    def handle_starttag(self, tag, attrs):
+        attrs_d = dict(attrs)
+        classes = frozenset((attrs_d.get("class") or "").split())
+        if tag == "article" or "bd-article" in classes:
+            self.saw_article = True
+        if tag == "main":
+            self.saw_main = True
+        if tag == "mjx-container" and self._math_has_mjx:
+            self._math_has_mjx[-1] = True
+        if tag in _VOID:
+            return
+        element = _Element(tag, classes)
+        self.stack.append(element)
+        if not self._allowed_error():
+            if "output_error" in classes or (
+                "traceback" in classes and self._inside(lambda e: "cell_output" in e.classes)
+            ):
+                self.problems.append(f"error output ({tag}.{'.'.join(sorted(classes))})")
+        if "math" in classes and tag in ("span", "div") and not self._math_depth:
+            self.math_elements += 1
+            self._math_depth.append(len(self.stack))
+            self._math_has_mjx.append(False)
+        if _ANSI_RED.search(" ".join(classes)):
+            self._red_depth.append(len(self.stack))
+            self._red_text.append("")
+
+    def handle_endtag(self, tag):
+        if tag in _VOID:
+            return
+        # pop to the matching element (tolerate sloppy HTML)
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i].tag == tag:
+                depth = i + 1
+                while self._red_depth and self._red_depth[-1] >= depth:
+                    self._red_depth.pop()
+                    text = self._red_text.pop()
+                    if _ERROR_NAME.search(text) and not self._allowed_error():
+                        self.problems.append(f"ANSI-red error name in an output: {text.strip()}")
+                if self._math_depth and self._math_depth[-1] >= depth:
+                    self._math_depth.pop()
+                    if self._math_has_mjx.pop():
+                        self.math_rendered += 1
+                del self.stack[i:]
+                return
+
+    def handle_data(self, data):
+        if self._inside(lambda e: e.tag in _RAW_TEXT):
+            return
+        if self._red_text:
+            self._red_text[-1] += data
+        if self._inside(lambda e: e.tag == "body"):
+            self.body_text.append(data)
+        if self._in_article():
+            self.article_text.append(data)
+        if self._inside(lambda e: e.tag == "main"):
+            self.main_text.append(data)
+        if not self._allowed_error():
+            if _TRACEBACK in data:
+                self.problems.append(f"Python traceback: {data.strip()[:120]}")
+            elif _PAPERMILL_BANNER in data:
+                self.problems.append(f"papermill error banner: {data.strip()[:120]}")
+        if not self._inside(lambda e: e.tag in _CODE or e.tag.startswith("mjx-")):
+            if "$$" in data:
+                self.dollar_snippets.append(data.strip()[:80])
+            elif not self._math_depth:
+                match = _RAW_TEX.search(data)
+                if match:
+                    self.tex_snippets.append(match.group(0)[:80])
+
+
+def check_html(html: str, *, rendered: bool = False) -> list[str]:
+    """Problems found in one page's HTML (empty list: the page is fine).
+
+    Parameters
+    ----------
+    html : str
+        The page, as built or as rendered by Chromium (``--dump-dom``).
+    rendered : bool
+        True for a DOM after scripts ran: then every Sphinx ``math`` element must contain
+        MathJax output (``mjx-container``).
+    """
+    scanner = _Scanner()
+    scanner.feed(html)
+    scanner.close()
+    problems = list(dict.fromkeys(scanner.problems))  # de-duplicate, keep order
+    if scanner.saw_article:
+        text = "".join(scanner.article_text)
+    elif scanner.saw_main:
+        text = "".join(scanner.main_text)
+    else:
+        text = "".join(scanner.body_text)
+    if not text.strip():
+        problems.append("empty page body")
+    for snippet in scanner.dollar_snippets[:3]:
+        problems.append(f"unrendered math ($$ in the text): {snippet}")
+    if rendered:
+        for snippet in scanner.tex_snippets[:3]:
+            problems.append(f"unrendered math (TeX in the text): {snippet}")
+    if rendered and scanner.math_elements > scanner.math_rendered:
+        missing = scanner.math_elements - scanner.math_rendered
+        problems.append(
+            f"unrendered math: {missing} of {scanner.math_elements} math elements were not "
+            "typeset by MathJax"
+        )
+    return problems
+
+
+# ---------------------------------------------------------------------------------------------
+# Chromium
+
+
+def _chromium_cmd(binary: str, profile_dir: str, *extra: str) -> list[str]:
+    return [binary, *CHROMIUM_FLAGS, f"--user-data-dir={profile_dir}", *extra]
+
+
+def render(page: Path, *, binary: str | None = None, timeout: float = 120) -> str:
+    """The DOM of `page` after Chromium ran its scripts (``--dump-dom``)."""
+    binary = binary or chromium_binary()
+    if binary is None:
+        raise RuntimeError("chromium is not installed (apt-get install chromium)")
+    with tempfile.TemporaryDirectory(prefix="fairbook-chromium-") as profile:
+        cmd = _chromium_cmd(
+            binary,
+            profile,
+            f"--virtual-time-budget={VIRTUAL_TIME_BUDGET_MS}",
+            "--dump-dom",
+            Path(page).resolve().as_uri(),
+        )
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
+    if proc.returncode != 0 or not proc.stdout.strip():
+        raise RuntimeError(
+            f"chromium failed on {page} (exit {proc.returncode}): {proc.stderr.strip()[-500:]}"
+        )
+    return proc.stdout
+
+
+def screenshot(page: Path, png: Path, *, binary: str | None = None, timeout: float = 120) -> Path:
+    """Save a PNG of `page` (window 1280 x 2000) after its scripts ran."""
+    binary = binary or chromium_binary()
+    if binary is None:
+        raise RuntimeError("chromium is not installed (apt-get install chromium)")
+    png = Path(png).resolve()
+    png.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="fairbook-chromium-") as profile:
+        cmd = _chromium_cmd(
+            binary,
+            profile,
+            f"--virtual-time-budget={VIRTUAL_TIME_BUDGET_MS}",
+            f"--window-size={WINDOW_SIZE[0]},{WINDOW_SIZE[1]}",
+            f"--screenshot={png}",
+            Path(page).resolve().as_uri(),
+        )
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
+    if proc.returncode != 0 or not png.exists():
+        raise RuntimeError(
+            f"chromium screenshot failed on {page} (exit {proc.returncode}): "
+            f"{proc.stderr.strip()[-500:]}"
+        )
+    return png
+
+
+# ---------------------------------------------------------------------------------------------
+# the book
+
+
+def toc_pages(toc: str | os.PathLike[str]) -> list[str]:
+    """Documents of ``_toc.yml`` (``book/intro``, ``notebooks/01_...``), root first."""
+    from fairbook.chapters import toc_files
+
+    return toc_files(toc)
+
+
+@dataclass
+class PageResult:
+    doc: str
+    path: Path
+    problems: list[str] = field(default_factory=list)
+    screenshot: Path | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _default_toc(html_dir: Path) -> Path:
+    staged = html_dir.parent / "stage" / "_toc.yml"  # what `fairbook build` actually built
+    if staged.is_file():
+        return staged
+    return Path("_toc.yml")
+
+
+def check_book(
+    html_dir: str | os.PathLike[str],
+    *,
+    toc: str | os.PathLike[str] | None = None,
+    screenshots: str | os.PathLike[str] | None = None,
+    use_chromium: bool | None = None,
+    echo=print,
+) -> list[PageResult]:
+    """Check every page of the TOC in `html_dir`.
+
+    `use_chromium` None means "if installed"; False checks the static HTML only; True
+    requires Chromium.
+    """
+    html_dir = Path(html_dir)
+    toc = Path(toc) if toc else _default_toc(html_dir)
+    binary = chromium_binary()
+    if use_chromium and binary is None:
+        raise RuntimeError("chromium is not installed (apt-get install chromium)")
+    if use_chromium is False:
+        binary = None
+    results = []
+    for doc in toc_pages(toc):
+        page = html_dir / f"{doc}.html"
+        result = PageResult(doc, page)
+        results.append(result)
+        if not page.is_file():
+            result.problems.append(f"missing page {page}")
+        else:
+            try:
+                if binary:
+                    result.problems += check_html(render(page, binary=binary), rendered=True)
+                else:
+                    result.problems += check_html(page.read_text("utf-8"), rendered=False)
+                if binary and screenshots:
+                    png = Path(screenshots) / (doc.replace("/", "__") + ".png")
+                    result.screenshot = screenshot(page, png, binary=binary)
+            except (RuntimeError, subprocess.TimeoutExpired) as exc:
+                result.problems.append(str(exc))
+        status = "ok" if result.ok else "FAILED"
+        echo(f"[pagecheck] {status:6} {doc}", flush=True)
+        for problem in result.problems:
+            echo(f"           - {problem}", flush=True)
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m fairbook.pagecheck",
+        description="Check every page of the built book in headless Chromium.",
+    )
+    parser.add_argument("html", nargs="?", default="_build/html", help="built HTML folder")
+    parser.add_argument(
+        "--toc",
+        help="_toc.yml to take the pages from "
+        "(default: the staged one next to HTML, else ./_toc.yml)",
+    )
+    parser.add_argument(
+        "--screenshots",
+        default="_build/screenshots",
+        help="folder for one PNG per page ('' for none)",
+    )
+    parser.add_argument(
+        "--no-chromium",
+        action="store_true",
+        help="check the static HTML only (no rendering, no screenshots)",
+    )
+    args = parser.parse_args(argv)
+    use = False if args.no_chromium else True
+    try:
+        results = check_book(
+            args.html, toc=args.toc, screenshots=args.screenshots or None, use_chromium=use
+        )
+    except RuntimeError as exc:
+        print(f"pagecheck: {exc}", file=sys.stderr)
+        return 2
+    bad = [r for r in results if not r.ok]
+    print(
+        f"[pagecheck] {len(results) - len(bad)}/{len(results)} pages ok"
+        + (f"; screenshots in {args.screenshots}" if args.screenshots and use else "")
+    )
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,252 @@
+"""Tests of the `fairbook` command line: exit codes, error messages, outputs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from fairbook import cli
+
+
+def make_notebook(
+    path: Path,
+    params: str = 'profile: str = "fast"  # fast | full\nseed: int = 0  # random seed\n',
+    body: str = "print(profile, seed)",
+    title: str = "A tiny chapter",
+) -> Path:
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    nb.cells = [
+        nbformat.v4.new_markdown_cell(f"# {title}"),
+        nbformat.v4.new_code_cell(params, metadata={"tags": ["parameters", "remove-cell"]}),
+        nbformat.v4.new_code_cell(body),
+    ]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, path)
+    return path
+
+
+@pytest.fixture
+def book(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    make_notebook(tmp_path / "notebooks" / "01_tiny.ipynb")
+    make_notebook(
+        tmp_path / "notebooks" / "02_other_topic.ipynb",
+        params='profile: str = "fast"  # fast | full\nn: int = 3  # size\n',
+        body="print('n is', n)",
+        title="Another chapter",
+    )
+    (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: book/intro\n")
+    monkeypatch.setenv("FAIRBOOK_ROOT", str(tmp_path))
+    return tmp_path
+
+
+def run_cli(*argv: str) -> int:
+    try:
+        return cli.main(list(argv))
+    except SystemExit as exc:  # argparse and usage errors
+        return int(exc.code or 0)
+
+
+def test_help_lists_subcommands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_cli("--help") == 0
+    out = capsys.readouterr().out
+    for name in ("build", "run", "chapters", "data"):
+        assert name in out
+
+
+def test_no_subcommand_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_cli() == 2
+    assert "COMMAND" in capsys.readouterr().err
+
+
+def test_chapters_lists_chapters_and_parameters(
+    book: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_cli("chapters") == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "01  01_tiny  A tiny chapter"
+    assert '      profile: str = "fast"  # fast | full' in lines
+    assert "      seed: int = 0  # random seed" in lines
+    assert "02  02_other_topic  Another chapter" in lines
+    assert "      n: int = 3  # size" in lines
+
+
+def test_chapters_json(book: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_cli("chapters", "--json") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [c["name"] for c in data] == ["01_tiny", "02_other_topic"]
+    assert data[1]["parameters"][1] == {"name": "n", "type": "int", "default": "3", "help": "size"}
+
+
+def test_run_unknown_chapter_exits_2_listing_chapters(
+    book: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_cli("run", "07") == 2
+    err = capsys.readouterr().err
+    assert "fairbook run: error: unknown chapter '07'" in err
+    assert "01 (01_tiny), 02 (02_other_topic)" in err
+
+
+def test_run_unknown_parameter_exits_2_listing_parameters(
+    book: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_cli("run", "02", "-p", "m", "4") == 2
+    err = capsys.readouterr().err
+    assert "unknown parameter 'm' for chapter 02_other_topic" in err
+    assert "n: int = 3  # size" in err
+    assert not (book / "_build").exists()
+
+
+def test_run_bad_value_exits_2(book: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_cli("run", "02", "-p", "n", "many") == 2
+    assert "bad value for parameter n" in capsys.readouterr().err
+
+
+def test_run_bad_profile_exits_2(book: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_cli("run", "02", "--profile", "medium") == 2  # argparse choices
+    assert run_cli("run", "02", "-p", "profile", "medium") == 2
+    assert "choose one of fast, full" in capsys.readouterr().err
+
+
+def test_run_repeated_or_conflicting_parameters_exit_2(
+    book: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_cli("run", "02", "-p", "n", "1", "-p", "n", "2") == 2
+    assert "given twice" in capsys.readouterr().err
+    assert run_cli("run", "02", "-p", "profile", "fast", "--profile", "full") == 2
+    assert "disagree" in capsys.readouterr().err
+
+
+def test_run_executes_with_papermill(book: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_cli("run", "02_other_topic", "-p", "n", "5", "--profile", "full") == 0
+    out = capsys.readouterr().out
+    expected = book / "_build" / "runs" / "02_other_topic-n=5-profile=full.ipynb"
+    assert str(expected) in out
+    nb = json.loads(expected.read_text())
+    assert nb["metadata"]["papermill"]["parameters"] == {"n": 5, "profile": "full"}
+    text = "".join("".join(o.get("text", "")) for c in nb["cells"] for o in c.get("outputs", []))
+    assert "n is 5" in text
+
+
+def test_run_failing_chapter_exits_1(book: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    make_notebook(book / "notebooks" / "03_broken.ipynb", body="1 / 0")
+    out = book / "broken.ipynb"
+    assert run_cli("run", "3", "-o", str(out)) == 1
+    err = capsys.readouterr().err
+    assert "03_broken failed: ZeroDivisionError" in err
+    assert out.exists()
+
+
+# ---- data ----------------------------------------------------------------------------------
+
+
+class FakeData:
+    """Stands in for fairbook.data (no network, no cache)."""
+
+    def __init__(self, verified: dict) -> None:
+        self.verified = verified
+        self.calls: list[tuple] = []
+
+    def fetch(self, name=None):
+        self.calls.append(("fetch", name))
+        if name == "nope":
+            raise ValueError("unknown data source(s) 'nope'; valid names: a, b")
+        return {"a": Path("/cache/a.csv"), "b": Path("/cache/b.csv")}
+
+    def verify(self, name=None):
+        self.calls.append(("verify", name))
+        return self.verified
+
+    def cache_dir(self):
+        return Path("/cache")
+
+
+@pytest.fixture
+def fake_data(monkeypatch: pytest.MonkeyPatch):
+    import fairbook
+
+    def install(verified: dict) -> FakeData:
+        fake = FakeData(verified)
+        monkeypatch.setitem(sys.modules, "fairbook.data", fake)
+        monkeypatch.setattr(fairbook, "data", fake, raising=False)
+        return fake
+
+    return install
+
+
+def test_data_verify_ok(fake_data, capsys: pytest.CaptureFixture[str]) -> None:
+    fake = fake_data({"a": True, "b": True})
+    assert run_cli("data", "verify") == 0
+    assert capsys.readouterr().out.split() == ["a", "ok", "b", "ok"]
+    assert fake.calls == [("verify", None)]
+
+
+def test_data_verify_failure_exits_1(fake_data, capsys: pytest.CaptureFixture[str]) -> None:
+    fake_data({"a": True, "b": "missing: run fairbook data fetch"})
+    assert run_cli("data", "verify", "b") == 1
+    assert "b  FAILED: missing: run fairbook data fetch" in capsys.readouterr().out
+
+
+def test_data_fetch_and_where(fake_data, capsys: pytest.CaptureFixture[str]) -> None:
+    fake = fake_data({})
+    assert run_cli("data", "fetch", "a") == 0
+    assert "a  /cache/a.csv" in capsys.readouterr().out
+    assert fake.calls == [("fetch", "a")]
+    assert run_cli("data", "where") == 0
+    assert capsys.readouterr().out.strip() == "/cache"
+
+
+def test_data_unknown_name_exits_2(fake_data, capsys: pytest.CaptureFixture[str]) -> None:
+    fake_data({})
+    assert run_cli("data", "fetch", "nope") == 2
+    assert "unknown data source" in capsys.readouterr().err
+
+
+def test_data_bad_action_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_cli("data", "download") == 2
+
+
+# ---- structure -----------------------------------------------------------------------------
+
+
+def test_a_subcommand_is_one_function(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(cli, "_COMMANDS", dict(cli._COMMANDS))
+
+    @cli.subcommand("hello", help="say hello", arguments=[cli.arg("--name", default="you")])
+    def _hello(args):
+        """Greets."""
+        print(f"hello {args.name}")
+        return 0
+
+    assert run_cli("hello", "--name", "book") == 0
+    assert capsys.readouterr().out == "hello book\n"
+
+
+def test_python_dash_m_fairbook(book: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairbook", "chapters"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "01_tiny" in proc.stdout
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairbook", "run", "zz"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert "unknown chapter 'zz'" in proc.stderr

@@ -53,11 +53,14 @@ def test_huge_integer_group_ids_fall_back_to_unique():
                 min_size=1, max_size=60))
 def test_matches_brute_force_per_group(rows):
     y_true, y_pred, groups = map(np.array, zip(*rows, strict=True))
-    counts, labels = confusion_counts(y_true, y_pred, groups, return_groups=True)
-    for label, row in zip(labels, counts, strict=True):
-        mask = groups == label
-        assert row.tolist() == brute_force(y_true[mask], y_pred[mask])
-    assert counts.sum() == len(rows)  # nothing lost
+    for positive in (1, 0):
+        for g in (groups, groups.astype(str)):  # integer fast path and sorting path
+            counts, labels = confusion_counts(y_true, y_pred, g, positive=positive,
+                                              return_groups=True)
+            for label, row in zip(labels, counts, strict=True):
+                mask = g == label
+                assert row.tolist() == brute_force(y_true[mask], y_pred[mask], positive)
+            assert counts.sum() == len(rows)  # nothing lost
 
 
 @settings(max_examples=40, deadline=None)

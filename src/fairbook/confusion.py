@@ -62,6 +62,40 @@ def _integer_binary(y_true: np.ndarray, y_pred: np.ndarray) -> bool:
     return len({v for bound in bounds for v in bound}) <= 2
 
 
+def _integer_binary_counts(y_true, y_pred, groups, positive):
+    """Fast path for integer 0/1-style labels and integer groups; ``None`` if it does not apply.
+
+    The key ``4·group + 2·(y_true − low) + (y_pred − low)`` is built in place, counted by one
+    bincount, and its four columns are reordered to ``[TP, FN, FP, TN]``.
+    """
+    if not _integer_binary(y_true, y_pred):
+        return None
+    low = min(int(y_true.min()), int(y_pred.min()))
+    if positive not in (low, low + 1) or isinstance(positive, bool) != (y_true.dtype == bool):
+        return None
+    dense = None if groups is None else _dense_range(groups, limit=4 * groups.size + 1024)
+    if groups is not None and dense is None:
+        return None
+    if groups is None:
+        key, n_groups = np.zeros(y_true.size, dtype=np.intp), 1
+    else:
+        key, n_groups = _dense_key(groups, dense[0], 4), dense[1]
+    key += y_true
+    key += y_true
+    key += y_pred
+    if low:
+        key -= 3 * low
+    raw = np.bincount(key, minlength=4 * n_groups).reshape(n_groups, 4)
+    b = int(positive) - low  # the bit of the positive label
+    order = [3 * b, 2 * b + (1 - b), 2 * (1 - b) + b, 3 * (1 - b)]
+    counts = raw[:, order].astype(np.int64)
+    if groups is None:
+        return counts[0], None
+    present = counts.any(axis=1)
+    labels = np.arange(dense[0], dense[0] + dense[1])[present].astype(groups.dtype)
+    return counts[present], labels
+
+
 def _is_positive(y_true: np.ndarray, y_pred: np.ndarray, positive) -> tuple[np.ndarray, ...]:
     """Boolean ``(true_is_positive, pred_is_positive)``; checks the problem is binary."""
     t = y_true == positive
@@ -119,6 +153,14 @@ def confusion_counts(y_true, y_pred, groups=None, *, positive=1, return_groups=F
     y_pred = _as_1d(y_pred, "y_pred")
     if y_true.shape != y_pred.shape:
         raise ValueError(f"y_true and y_pred differ in length: {y_true.size} vs {y_pred.size}")
+    if groups is not None:
+        groups = _as_1d(groups, "groups")
+        if groups.shape != y_true.shape:
+            raise ValueError(f"groups has length {groups.size}, labels have {y_true.size}")
+    fast = _integer_binary_counts(y_true, y_pred, groups, positive)
+    if fast is not None:
+        counts, labels = fast
+        return (counts, labels) if return_groups else counts
     t, p = _is_positive(y_true, y_pred, positive)
     # cell index 3 - 2t - p: TP=0, FN=1, FP=2, TN=3
     if groups is None:
@@ -128,9 +170,6 @@ def confusion_counts(y_true, y_pred, groups=None, *, positive=1, return_groups=F
         cell -= p
         counts = np.bincount(cell, minlength=4).astype(np.int64)
         return (counts, None) if return_groups else counts
-    groups = _as_1d(groups, "groups")
-    if groups.shape != y_true.shape:
-        raise ValueError(f"groups has length {groups.size}, labels have {y_true.size}")
     dense = _dense_range(groups, limit=4 * groups.size + 1024)
     if dense is not None:  # small integer groups: no sort, absent values dropped afterwards
         low, span = dense

@@ -35,7 +35,6 @@ export PATH := $(abspath $(VENV))/bin:$(PATH)
 export PYTHONHASHSEED := 0
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
-export MPLBACKEND := Agg
 
 # run a step and print how long it took: $(call timed,NAME,COMMAND)
 define timed

@@ -66,19 +66,19 @@ def table_3_3() -> pd.DataFrame:
 
 
 def property_replication(*, n_max: int = 12) -> pd.DataFrame:
-    """Table 3.2's ticks: ours (by enumeration) beside the paper's, as ✓/✗ text.
+    """Table 3.2's ticks as ``ours (paper's)``, e.g. ``✓ (✓)``; ours come from enumeration.
 
     Examples
     --------
     >>> t = property_replication(n_max=4)
     >>> t.loc["OFI", "OBJ"]
-    '✓ (paper ✓)'
+    '✓ (✓)'
     """
     table = property_table(n_max=n_max)
     out = pd.DataFrame(index=table.index)
     for prop in PROPERTIES:
         out[prop] = [
-            f"{'✓' if ours else '✗'} (paper {'✓' if paper else '✗'})"
+            f"{'✓' if ours else '✗'} ({'✓' if paper else '✗'})"
             + ("" if ours == paper else " ← differs")
             for ours, paper in zip(table[prop], table[f"{prop}_paper"], strict=True)
         ]

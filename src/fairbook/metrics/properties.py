@@ -110,7 +110,7 @@ def _first(mask: np.ndarray, cms: np.ndarray, *values) -> dict | None:
     if hits.size == 0:
         return None
     i, j = hits[0]
-    out = {"cm_i": cms[i].tolist(), "cm_j": cms[j].tolist()}
+    out = {"cm_i": cms[i].astype(int).tolist(), "cm_j": cms[j].astype(int).tolist()}
     for k, v in enumerate(values):
         out[f"value_{k}"] = float(v[i, j])
     return out

@@ -250,3 +250,31 @@ def test_python_dash_m_fairbook(book: Path) -> None:
     )
     assert proc.returncode == 2
     assert "unknown chapter 'zz'" in proc.stderr
+
+
+def test_audit_subcommand(tmp_path, capsys):
+    import pandas as pd
+
+    from fairbook.cli import main
+
+    path = tmp_path / "p.csv"
+    pd.DataFrame({"y_true": [1, 0, 1, 0, 1, 0], "y_pred": [1, 1, 0, 0, 1, 0],
+                  "group": ["a", "a", "b", "b", "b", "b"]}).to_csv(path, index=False)
+    out = tmp_path / "groups.csv"
+    assert main(["audit", str(path), "--output", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "reference group: 'b'" in text and "OFI" in text
+    assert list(pd.read_csv(out)["group"]) == ["a", "b"]
+
+
+def test_audit_subcommand_bad_column_exits_2(tmp_path):
+    import pandas as pd
+    import pytest
+
+    from fairbook.cli import main
+
+    path = tmp_path / "p.csv"
+    pd.DataFrame({"label": [1, 0]}).to_csv(path, index=False)
+    with pytest.raises(SystemExit) as exc:
+        main(["audit", str(path)])
+    assert exc.value.code == 2

@@ -248,6 +248,36 @@ def _data(args: argparse.Namespace) -> int:
     return _data_call(args.action, args.name)
 
 
+@subcommand(
+    "audit",
+    help="audit a CSV/Parquet file of predictions across groups",
+    arguments=[
+        arg("predictions", help="file with one row per person"),
+        arg("--y-true", default="y_true", help="column of true labels (default y_true)"),
+        arg("--y-pred", default="y_pred", help="column of predicted labels (default y_pred)"),
+        arg("--group", default="group", help="column of group membership (default group)"),
+        arg("--positive", default="1", help="the beneficial label (default 1)"),
+        arg("--reference", help="group everyone is compared with (default: the largest)"),
+        arg("--output", help="also write the per-group table to this CSV file"),
+    ],
+)
+def _audit(args: argparse.Namespace) -> int:
+    """Per-group rates, marginal benefit, OFI and DI against a reference group, and seed 004's
+    seven bias metrics for your own classifier's predictions."""
+    from fairbook.audit import audit_file
+
+    try:
+        report = audit_file(args.predictions, y_true=args.y_true, y_pred=args.y_pred,
+                            group=args.group, positive=args.positive,
+                            reference=args.reference)
+    except (FileNotFoundError, ValueError) as exc:
+        raise UsageError(str(exc)) from None
+    print(report.to_text())
+    if args.output:
+        report.groups.join(report.versus_reference).to_csv(args.output)
+    return 0
+
+
 # ---------------------------------------------------------------------------------------------
 # wiring
 

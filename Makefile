@@ -14,6 +14,8 @@ SHELL := /bin/bash
 MAKEFLAGS += --no-print-directory
 
 PROFILE ?= fast
+# extras installed into .venv (a variable: a literal comma would split $(call ...) arguments)
+EXTRAS := dev,lm
 PYTHON ?= python3.11
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -56,8 +58,8 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP_PY): pyproject.toml | $(PY)
-	@echo "[setup] pip install -e '.[dev]'"
-	@$(call timed,pip,$(PY) -m pip install -qq -e '.[dev]')
+	@echo "[setup] pip install -e '.[$(EXTRAS)]'"
+	@$(call timed,pip,$(PY) -m pip install -qq -e '.[$(EXTRAS)]')
 	@touch $@
 
 $(STAMP_NPM): package.json package-lock.json

@@ -184,3 +184,20 @@ def test_docstring_examples_run():
     result = doctest.testmod(comb, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_pt_hole_count_closed_form_matches_enumeration():
+    table = comb.theorem_4_3_table(60, metrics=["PT"])
+    closed = [comb.pt_hole_count_closed_form(n) for n in table.n]
+    assert closed == table.enumerated.tolist()
+
+
+def test_pt_hole_count_closed_form_primes_and_bounds():
+    for p in (2, 3, 5, 7, 97, 101):  # only the zero-margin (MCC) holes
+        assert comb.pt_hole_count_closed_form(p) == 4 * p
+    # n = 720720 (a highly composite number): far above Robin's bound
+    n = 720720
+    _, upper = comb.pt_hole_bounds(n)
+    assert comb.pt_hole_count_closed_form(n) > 3 * upper
+    with pytest.raises(ValueError):
+        comb.pt_hole_count_closed_form(0)

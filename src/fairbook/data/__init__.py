@@ -7,7 +7,7 @@ read out of a pinned PyPI wheel, or downloaded from its original URL.
 Examples
 --------
 >>> import fairbook.data as data
->>> sorted(data.SOURCES)
+>>> sorted(data.SOURCES)[:4]
 ['adult_test', 'adult_train', 'compas', 'german']
 >>> df = data.load_compas(preprocess="zafar2017")  # doctest: +SKIP
 """
@@ -20,11 +20,14 @@ from .errors import DataSourceError
 from .fetch import fetch, path, verify
 from .german import GERMAN_COLUMNS, load_german
 from .registry import SOURCES, Source
+from .synthbias import load_synthbias, read_synthbias, synthbias_available
+from .winobias import OCCUPATIONS, load_winobias
 
 __all__ = [
     "ADULT_COLUMNS",
     "COMPAS_PREPROCESSING",
     "GERMAN_COLUMNS",
+    "OCCUPATIONS",
     "SOURCES",
     "DataSourceError",
     "Source",
@@ -34,6 +37,10 @@ __all__ = [
     "load_adult",
     "load_compas",
     "load_german",
+    "load_synthbias",
+    "load_winobias",
     "path",
+    "read_synthbias",
+    "synthbias_available",
     "verify",
 ]

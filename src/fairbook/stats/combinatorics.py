@@ -14,7 +14,8 @@ What the enumeration finds about Theorem 4.3 (see :func:`theorem_4_3_table`):
 * the prevalence threshold's lower bound 2n + 2 holds but is loose (PT is undefined on
   every MCC hole, so it has at least 4n holes), and the upper bound
   ``e^γ n log log n + 0.6483 n / log log n`` (Robin's bound on σ(n)) **fails** for most
-  n ≥ 4: TP·TN = FP·FN has more solutions than the divisors of n;
+  n ≥ 4: TP·TN = FP·FN has more solutions than the divisors of n; the exact count is
+  ``2n + 1 + Σ_{d | n} φ(d)·n/d`` (:func:`pt_hole_count_closed_form`);
 * treatment equality, a two-group metric, has ``A·N(n_2) + N(n_1)·B − A·B`` holes over
   pairs of matrices (A, B = matrices of each group with FP = 0), not the printed
   ``C(n_1+2, 2) + C(n_2+2, 2) − 1``, which counts the FP = 0 matrices of each group
@@ -43,6 +44,7 @@ __all__ = [
     "mcc_corner_perturbations",
     "n_confusion_matrices",
     "pt_hole_bounds",
+    "pt_hole_count_closed_form",
     "te_hole_count",
     "te_hole_count_closed_form",
     "te_hole_table",
@@ -288,6 +290,54 @@ def pt_hole_bounds(n) -> tuple[int, float | None]:
         return lower, None
     loglog = math.log(math.log(n))
     return lower, math.exp(_EULER_GAMMA) * n * loglog + 0.6483 * n / loglog
+
+
+def pt_hole_count_closed_form(n) -> int:
+    """Exact number of holes of the prevalence threshold in ``M(n)`` (not in the paper).
+
+    PT is undefined exactly where ``TP·TN = FP·FN``: the 2×2 matrix ``[[TP, FN], [FP,
+    TN]]`` has rank ≤ 1. Each such matrix (``n >= 1``) is ``u vᵀ`` for exactly one
+    primitive ``u = (a, b)`` (``gcd(a, b) = 1``, non-negative) and one non-zero
+    non-negative integer ``v = (c, d)``, with entry sum ``(a + b)(c + d) = n``. For each
+    divisor ``s = a + b`` of ``n`` there are ``φ(s)`` primitive ``u`` (2 when ``s = 1``)
+    and ``n/s + 1`` vectors ``v``, so
+
+    ``holes(n) = 2n + 1 + Σ_{d | n} φ(d)·n/d = 2n + 1 + Π_{p^k ∥ n} p^(k−1)(p + k(p − 1))``.
+
+    For a prime ``n`` this is ``4n`` (only MCC's holes); in general it grows like
+    ``n · Σ_{d|n} φ(d)/d`` (``(6/π²) n ln n`` on average, and faster than any
+    ``C n log log n`` along highly composite ``n``), which is why Theorem 4.3's
+    Robin-type upper bound fails.
+
+    Parameters
+    ----------
+    n : int
+        ``n >= 1``.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> [pt_hole_count_closed_form(n) for n in (1, 3, 4, 10)]
+    [4, 12, 17, 48]
+    >>> pt_hole_count_closed_form(10) == hole_count("PT", 10)
+    True
+    """
+    n = _check_size(n, minimum=1)
+    product, rest, p = 1, n, 2
+    while p * p <= rest:
+        k = 0
+        while rest % p == 0:
+            rest //= p
+            k += 1
+        if k:
+            product *= p ** (k - 1) * (p + k * (p - 1))
+        p += 1
+    if rest > 1:  # a remaining prime factor with k = 1
+        product *= 2 * rest - 1
+    return 2 * n + 1 + product
 
 
 def hole_count_closed_form(metric: str, n) -> int | None:

@@ -1,0 +1,105 @@
+"""Calibration: reliability-diagram data and the expected calibration error (ECE).
+
+Seed 000's Fig. 2 plots, for a BNN on COMPAS, the accuracy of the predictions in bins of
+their confidence. With ``mode="top-label"`` (the default, Guo et al. 2017) the confidence
+of a prediction is its largest class probability and "accurate" means the predicted class
+is the true one; with ``mode="positive"`` it is the probability of class 1 against the
+share of actual positives (scikit-learn's ``calibration_curve``). Bins are
+``n_bins`` equal-width intervals of [0, 1] (the first closed on the left, every other
+open on the left), and
+
+.. math:: \\mathrm{ECE} = \\sum_b \\frac{n_b}{N} \\left|\\mathrm{acc}_b - \\mathrm{conf}_b\\right|.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["expected_calibration_error", "reliability_diagram"]
+
+_MODES = ("top-label", "positive")
+
+
+def _confidence_and_hits(probs, y_true, mode):
+    probs = np.asarray(probs, dtype=np.float64)
+    y_true = np.asarray(y_true)
+    if mode not in _MODES:
+        raise ValueError(f"mode must be one of {_MODES}, got {mode!r}")
+    if probs.ndim == 3:
+        raise ValueError("probs must be (N, C) mean probabilities or (N,) for class 1; "
+                         "average Monte Carlo samples first (probs.mean(axis=0))")
+    if probs.ndim == 1:
+        if not ((probs >= 0) & (probs <= 1)).all():
+            raise ValueError("probabilities must lie in [0, 1]")
+        probs = np.column_stack([1.0 - probs, probs])
+    if probs.ndim != 2 or probs.shape[0] == 0:
+        raise ValueError(f"probs must have shape (N, C) or (N,); got {probs.shape}")
+    if not np.isfinite(probs).all() or probs.min() < 0 or probs.max() > 1:
+        raise ValueError("probabilities must be finite and lie in [0, 1]")
+    if np.abs(probs.sum(axis=1) - 1.0).max() > 1e-5:
+        raise ValueError("each row of probs must sum to 1")
+    if y_true.shape != (probs.shape[0],):
+        raise ValueError(f"y_true must have shape ({probs.shape[0]},), got {y_true.shape}")
+    labels = y_true.astype(np.int64)
+    if (labels != y_true).any() or labels.min() < 0 or labels.max() >= probs.shape[1]:
+        raise ValueError(f"y_true must hold class indices 0..{probs.shape[1] - 1}")
+    if mode == "top-label":
+        return probs.max(axis=1), (probs.argmax(axis=1) == labels).astype(np.float64)
+    if probs.shape[1] != 2:
+        raise ValueError("mode='positive' needs two classes")
+    return probs[:, 1], (labels == 1).astype(np.float64)
+
+
+def reliability_diagram(probs, y_true, *, n_bins: int = 10,
+                        mode: str = "top-label") -> pd.DataFrame:
+    """Per-bin mean confidence, accuracy and count: the data of a reliability diagram.
+
+    Parameters
+    ----------
+    probs : array-like, (N, C) or (N,)
+        Mean predicted probabilities, or the probability of class 1.
+    y_true : array-like of int, (N,)
+        Class indices.
+    n_bins : int, default 10
+    mode : {'top-label', 'positive'}
+
+    Returns
+    -------
+    DataFrame
+        One row per bin: ``lower, upper, count, confidence, accuracy, gap``
+        (``accuracy − confidence``; NaN in empty bins).
+
+    Examples
+    --------
+    >>> t = reliability_diagram([[0.9, 0.1], [0.6, 0.4], [0.3, 0.7]], [0, 1, 1], n_bins=5)
+    >>> t[["count", "accuracy"]].loc[t["count"] > 0].values.tolist()
+    [[1.0, 0.0], [1.0, 1.0], [1.0, 1.0]]
+    """
+    if int(n_bins) < 1:
+        raise ValueError(f"n_bins must be ≥ 1, got {n_bins!r}")
+    confidence, hits = _confidence_and_hits(probs, y_true, mode)
+    edges = np.linspace(0.0, 1.0, int(n_bins) + 1)
+    index = np.clip(np.searchsorted(edges, confidence, side="left") - 1, 0, n_bins - 1)
+    count = np.bincount(index, minlength=n_bins).astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean_conf = np.bincount(index, weights=confidence, minlength=n_bins) / count
+        accuracy = np.bincount(index, weights=hits, minlength=n_bins) / count
+    return pd.DataFrame({"lower": edges[:-1], "upper": edges[1:], "count": count,
+                         "confidence": mean_conf, "accuracy": accuracy,
+                         "gap": accuracy - mean_conf})
+
+
+def expected_calibration_error(probs, y_true, *, n_bins: int = 10,
+                               mode: str = "top-label") -> float:
+    """ECE: the count-weighted mean ``|accuracy − confidence|`` over bins.
+
+    Examples
+    --------
+    >>> round(expected_calibration_error([[0.9, 0.1], [0.6, 0.4]], [0, 1], n_bins=5), 3)
+    0.35
+    """
+    table = reliability_diagram(probs, y_true, n_bins=n_bins, mode=mode)
+    filled = table["count"] > 0
+    weights = table.loc[filled, "count"] / table["count"].sum()
+    return float((weights * table.loc[filled, "gap"].abs()).sum())

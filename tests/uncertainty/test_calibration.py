@@ -1,0 +1,61 @@
+"""Tests of reliability-diagram data and ECE."""
+
+import numpy as np
+import pytest
+from sklearn.calibration import calibration_curve
+
+from fairbook.uncertainty import expected_calibration_error, reliability_diagram
+
+
+def test_hand_computation():
+    probs = [[0.9, 0.1], [0.6, 0.4], [0.3, 0.7], [0.95, 0.05]]
+    y = [0, 1, 1, 1]
+    table = reliability_diagram(probs, y, n_bins=5)
+    # confidences .9 (hit), .6 (miss), .7 (hit), .95 (miss) -> bins (.4,.6], (.6,.8], (.8,1]
+    filled = table[table["count"] > 0]
+    assert filled["count"].tolist() == [1, 1, 2]
+    np.testing.assert_allclose(filled["confidence"], [0.6, 0.7, 0.925])
+    np.testing.assert_allclose(filled["accuracy"], [0.0, 1.0, 0.5])
+    expected = (0.6 + 0.3 + 2 * 0.425) / 4
+    assert expected_calibration_error(probs, y, n_bins=5) == pytest.approx(expected)
+
+
+def test_positive_mode_matches_scikit_learn():
+    rng = np.random.default_rng(0)
+    p = rng.uniform(size=5000)
+    y = (rng.uniform(size=5000) < p ** 1.5).astype(int)
+    table = reliability_diagram(p, y, n_bins=10, mode="positive")
+    prob_true, prob_pred = calibration_curve(y, p, n_bins=10, strategy="uniform")
+    filled = table[table["count"] > 0]
+    np.testing.assert_allclose(filled["accuracy"], prob_true)
+    np.testing.assert_allclose(filled["confidence"], prob_pred)
+
+
+def test_calibrated_predictions_have_small_ece():
+    rng = np.random.default_rng(1)
+    p = rng.uniform(size=40_000)
+    y = (rng.uniform(size=p.size) < p).astype(int)
+    probs = np.column_stack([1 - p, p])
+    assert expected_calibration_error(probs, y, n_bins=10) < 0.02
+    overconfident = np.column_stack([1 - p ** 0.3, p ** 0.3])
+    overconfident /= overconfident.sum(axis=1, keepdims=True)
+    assert expected_calibration_error(overconfident, y, n_bins=10) > 0.1
+
+
+@pytest.mark.parametrize("probs, y, match", [
+    (np.full((2, 2, 2), 0.5), [0, 1], "average Monte Carlo"),
+    ([[0.5, 0.4]], [0], "sum to 1"),
+    ([[0.5, 0.5]], [2], "class indices"),
+    ([[0.5, 0.5]], [0, 1], "shape"),
+    ([1.5], [1], r"\[0, 1\]"),
+])
+def test_bad_inputs(probs, y, match):
+    with pytest.raises(ValueError, match=match):
+        reliability_diagram(probs, y)
+
+
+def test_bad_options():
+    with pytest.raises(ValueError, match="n_bins"):
+        reliability_diagram([[0.5, 0.5]], [0], n_bins=0)
+    with pytest.raises(ValueError, match="mode"):
+        reliability_diagram([[0.5, 0.5]], [0], mode="classwise")

@@ -18,6 +18,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from fairbook.experiments.profiles import choose_settings
 from fairbook.metrics import BIAS_REPORT_METRICS, bias_report
 from fairbook.papers import seed004
 from fairbook.replication import replication_table
@@ -87,13 +88,7 @@ def settings(profile: str = "fast", **overrides) -> dict:
     >>> settings("fast", device="cuda")["emulate"]
     False
     """
-    if profile not in PROFILES:
-        raise ValueError(f"profile must be one of {list(PROFILES)}, got {profile!r}")
-    chosen = dict(PROFILES[profile])
-    unknown = set(overrides) - set(chosen)
-    if unknown:
-        raise ValueError(f"unknown settings {sorted(unknown)}; known: {sorted(chosen)}")
-    chosen.update({k: v for k, v in overrides.items() if v is not None})
+    chosen = choose_settings(PROFILES, profile, overrides)
     for key in ("techniques", "tasks", "knob_tasks"):
         if isinstance(chosen[key], str):
             chosen[key] = tuple(s.strip() for s in chosen[key].split(",") if s.strip())

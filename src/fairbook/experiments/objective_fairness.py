@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from fairbook.confusion import CELLS, confusion_counts
+from fairbook.experiments.profiles import choose_settings
 from fairbook.metrics import compare, compute
 from fairbook.metrics.properties import PROPERTIES, property_table
 from fairbook.papers import seed003
@@ -251,13 +252,7 @@ def settings(profile: str = "fast", **overrides) -> dict:
     >>> settings("fast", n_estimators=7)["n_estimators"]
     7
     """
-    if profile not in PROFILES:
-        raise ValueError(f"profile must be one of {list(PROFILES)}, got {profile!r}")
-    chosen = dict(PROFILES[profile])
-    unknown = set(overrides) - set(chosen)
-    if unknown:
-        raise ValueError(f"unknown settings {sorted(unknown)}; known: {sorted(chosen)}")
-    chosen.update({k: v for k, v in overrides.items() if v is not None})
+    chosen = choose_settings(PROFILES, profile, overrides)
     return chosen
 
 

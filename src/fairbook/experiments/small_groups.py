@@ -25,6 +25,7 @@ import pandas as pd
 from scipy import stats
 
 from fairbook.confusion import CELLS
+from fairbook.experiments.profiles import choose_settings
 from fairbook.metrics import METRICS, compute
 from fairbook.papers import seed003
 from fairbook.replication import replication_table
@@ -138,13 +139,7 @@ def settings(profile: str = "fast", **overrides) -> dict:
     >>> settings("fast", cps_draws=500)["cps_draws"]
     500
     """
-    if profile not in PROFILES:
-        raise ValueError(f"profile must be one of {list(PROFILES)}, got {profile!r}")
-    chosen = dict(PROFILES[profile])
-    unknown = set(overrides) - set(chosen)
-    if unknown:
-        raise ValueError(f"unknown settings {sorted(unknown)}; known: {sorted(chosen)}")
-    chosen.update({k: v for k, v in overrides.items() if v is not None})
+    chosen = choose_settings(PROFILES, profile, overrides)
     return chosen
 
 

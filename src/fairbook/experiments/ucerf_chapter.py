@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+from fairbook.experiments.profiles import choose_settings
 from fairbook.papers import seed001
 from fairbook.replication import replication_table
 from fairbook.ucerf import (
@@ -111,13 +112,7 @@ def settings(profile: str = "fast", **overrides) -> dict:
     >>> settings("fast", n_pairs=10)["n_pairs"]
     10
     """
-    if profile not in PROFILES:
-        raise ValueError(f"profile must be one of {list(PROFILES)}, got {profile!r}")
-    chosen = dict(PROFILES[profile])
-    unknown = set(overrides) - set(chosen)
-    if unknown:
-        raise ValueError(f"unknown settings {sorted(unknown)}; known: {sorted(chosen)}")
-    chosen.update({k: v for k, v in overrides.items() if v is not None})
+    chosen = choose_settings(PROFILES, profile, overrides)
     return chosen
 
 

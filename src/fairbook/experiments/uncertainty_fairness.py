@@ -34,6 +34,7 @@ from tqdm.auto import tqdm
 
 from fairbook.confusion import confusion_counts
 from fairbook.data.synthetic import make_sd, make_truncated_sequences, split_train_test
+from fairbook.experiments.profiles import choose_settings
 from fairbook.metrics import compute, ratio_measures
 from fairbook.metrics.individual import individual_fairness
 from fairbook.papers import seed000
@@ -103,13 +104,7 @@ def settings(profile: str = "fast", **overrides) -> dict:
     >>> settings("fast", sd_seeds=7)["sd_seeds"]
     7
     """
-    if profile not in PROFILES:
-        raise ValueError(f"profile must be one of {list(PROFILES)}, got {profile!r}")
-    chosen = dict(PROFILES[profile])
-    unknown = set(overrides) - set(chosen)
-    if unknown:
-        raise ValueError(f"unknown settings {sorted(unknown)}; known: {sorted(chosen)}")
-    chosen.update({k: v for k, v in overrides.items() if v is not None})
+    chosen = choose_settings(PROFILES, profile, overrides)
     return chosen
 
 

@@ -90,6 +90,7 @@ def test_tables_and_figures_of_the_search(study):
     assert costs.loc["total", "seconds"] == pytest.approx(costs["seconds"].iloc[:-1].sum())
     assert pc.search_plot(runs).get_xlabel() == "generation"
     assert pc.nvar_error_table(data).shape == (16, 2)
+    assert list(pc.nvar_error_table(data, leads=(1, 16)).index) == [1, 16]
 
 
 def test_interesting_forecasts_picks_the_narrowest_and_a_gapped_fan(study):

@@ -222,13 +222,17 @@ def partition_table(data: dict) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
-def nvar_error_table(data: dict, *, partition: str = "test") -> pd.DataFrame:
-    """MAE of the deterministic forecast by lead time, normalised and in units of x."""
+def nvar_error_table(data: dict, *, partition: str = "test", leads=None) -> pd.DataFrame:
+    """MAE of the deterministic forecast by lead time, normalised and in units of x.
+
+    ``leads`` (1-based steps) selects rows; ``None`` keeps all 16.
+    """
     w = data["windows"][partition]
     mae = lead_time_mae(w.deterministic, w.target)
     scale = data["normaliser"].state_max[0] - data["normaliser"].state_min[0]
-    return pd.DataFrame({"MAE (normalised x)": mae, "MAE (x)": mae * scale},
-                        index=pd.RangeIndex(1, len(mae) + 1, name="lead time (steps of 0.1)"))
+    table = pd.DataFrame({"MAE (normalised x)": mae, "MAE (x)": mae * scale},
+                         index=pd.RangeIndex(1, len(mae) + 1, name="lead time (steps of 0.1)"))
+    return table if leads is None else table.loc[list(leads)]
 
 
 def crps_check(*, mu: float = 0.0, sigma: float = 1.0, y: float = 0.7,
@@ -452,7 +456,7 @@ def fan_explorer(data: dict, run: RunResult):
     system = widgets.Dropdown(options=systems, value=systems[0], description="system")
     start = widgets.Dropdown(description="start")
     time_index = widgets.SelectionSlider(options=[0], description="t")
-    image = widgets.Image(format="png")
+    image = widgets.Image(format="png", width=560)
 
     def set_starts(_=None):
         starts = sorted(set(w.start[w.system == system.value].tolist()))

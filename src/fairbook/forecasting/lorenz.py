@@ -355,19 +355,31 @@ def make_partitions(*, n_systems: int = 50, n_initial: int = 125, seed: int = 0,
         jobs += [(name, s, i, params[s], initial[s, i])
                  for s in range(n_systems) for i in range(n_initial)]
     kwargs = dict(t_end=t_end, n_times=n_times, rtol=rtol, atol=atol, method=integrator)
-    bar = tqdm(jobs, desc="Lorenz", disable=None if progress is None else not progress)
+    disable = None if progress is None else not progress
     if integrator == "rk4":
-        bar.close()
-        batch = simulate_rk4(np.array([j[3] for j in jobs]), np.array([j[4] for j in jobs]),
-                             t_end=t_end, n_times=n_times, substeps=substeps)
-        results = list(batch)
-    elif n_jobs == 1:
+        # batches of 512 trajectories (each trajectory's numbers do not depend on its batch)
+        params_all = np.array([j[3] for j in jobs])
+        initial_all = np.array([j[4] for j in jobs])
+        results = []
+        with tqdm(total=len(jobs), desc="Lorenz (RK4)", disable=disable) as bar:
+            for lo in range(0, len(jobs), 512):
+                batch = simulate_rk4(params_all[lo:lo + 512], initial_all[lo:lo + 512],
+                                     t_end=t_end, n_times=n_times, substeps=substeps)
+                results += list(batch)
+                bar.update(len(batch))
+        return _assemble(names, meta, jobs, results, n_systems, n_initial, n_times, t_end)
+    bar = tqdm(jobs, desc="Lorenz", disable=disable)
+    if n_jobs == 1:
         results = [simulate(*p, x0, **kwargs) for _, _, _, p, x0 in bar]
     else:
         from joblib import Parallel, delayed
 
         results = Parallel(n_jobs=n_jobs)(delayed(simulate)(*p, x0, **kwargs)
                                           for _, _, _, p, x0 in bar)
+    return _assemble(names, meta, jobs, results, n_systems, n_initial, n_times, t_end)
+
+
+def _assemble(names, meta, jobs, results, n_systems, n_initial, n_times, t_end):
     times = np.linspace(0.0, float(t_end), int(n_times))
     out = {}
     for name in names:

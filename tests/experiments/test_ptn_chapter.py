@@ -10,7 +10,7 @@ from fairbook.forecasting.skill import table_5_2
 
 TINY = {"n_systems": 1, "n_initial": 1, "stride": 32, "hidden_sizes": (24,), "population": 2,
         "generations": 1, "patience": 1, "elite_every": 1, "n_elite": 1, "epochs": 1,
-        "final_epochs": 1, "tide_epochs": 1, "tide_hidden": 16, "runs": 2}
+        "final_epochs": 1, "final_cycles": 2, "tide_hidden": 16, "runs": 2}
 
 
 @pytest.fixture(scope="module")
@@ -65,6 +65,26 @@ def test_runs_score_every_test_window_with_the_three_models(study):
         assert set(r.seconds) == {"search", "final PTN", "TiDE"}
     # the Normal baseline does not depend on the run's seed
     assert np.array_equal(runs[0].crps["Det."], runs[1].crps["Det."])
+
+
+def test_budget_records_each_cycle_and_ends_at_the_final_scores(study):
+    _, _, runs = study
+    for r in runs:
+        assert list(r.budget.index) == [1, 2]
+        assert list(r.budget["weight updates"]) == [10, 20]
+        last = r.budget.iloc[-1]
+        assert last["PTN mean"] == pytest.approx(r.crps["PTN"].mean())
+        assert last["TiDE median"] == pytest.approx(r.crps["TiDE"].median())
+        assert (r.budget["Det. mean"] == r.crps["Det."].mean()).all()
+    table = pc.budget_table(runs)
+    assert table.loc[2, "PTN mean"] == pytest.approx(np.mean([r.crps["PTN"].mean() for r in runs]))
+    with pytest.raises(ValueError, match="budget"):
+        pc.budget_table([])
+
+
+def test_tide_budget_matches_ptn_updates():
+    assert pc.tide_epochs_per_cycle({"final_epochs": 30}, 64 * 30) == 10
+    assert pc.tide_epochs_per_cycle({"final_epochs": 1}, 10**6) == 1
 
 
 def test_table_5_2_replication_pools_the_runs(study):

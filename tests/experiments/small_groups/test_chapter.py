@@ -1,0 +1,53 @@
+"""Tests of :mod:`fairbook.experiments.small_groups.chapter`: the chapter's profiles and
+its verdicts over every section (seed 003 ch. 4).
+
+Oracles: the printed values of :mod:`fairbook.papers.seed003`.
+"""
+
+import pytest
+
+from fairbook.experiments import small_groups as sg
+from fairbook.experiments.small_groups import chapter
+from fairbook.papers import seed003
+from fairbook.stats import cps
+
+
+def test_settings_profiles_and_overrides():
+    fast, full = sg.settings("fast"), sg.settings("full")
+    assert fast["cps_draws"] <= 10_000 < full["cps_draws"] == seed003.CPS_PROTOCOL["n_draws"]
+    assert list(full["cps_sizes"]) == list(range(5, 150))
+    assert set(full["cps_metrics"]) == set(cps.PAPER_METRICS) and len(cps.PAPER_METRICS) == 15
+    assert sg.settings("fast", cps_draws=None)["cps_draws"] == fast["cps_draws"]
+    assert sg.settings("fast", cps_draws=7)["cps_draws"] == 7
+    with pytest.raises(ValueError, match="profile"):
+        sg.settings("medium")
+    with pytest.raises(ValueError, match="unknown settings"):
+        sg.settings("fast", draws=3)
+
+
+def test_printed_constants_are_consistent():
+    # Fig. 4.1's printed 0.23 is 1365/5956; the published COMPAS "all" matrix is n = 6454
+    fig = seed003.FIG_4_1_PPR
+    assert round(fig["predicted_positive"] / fig["n"], 2) == fig["printed"]
+    assert sum(seed003.COMPAS_CPS_MATRICES["all"]) == 6454
+    assert sum(seed003.PROPUBLICA_GENERAL_ALL) == 7214
+    ex = seed003.EXAMPLE_4_5_1
+    assert ex["k"] == round(ex["n"] * ex["s_obs"])
+
+
+def test_chapter_verdicts_collects_failures():
+    thm = sg.theorem_4_3_replication([10], [(1, 1)])
+    verdicts = sg.chapter_verdicts({"Thm 4.3": thm, "ex": sg.worked_example()})
+    assert set(verdicts.section) == {"Thm 4.3"}
+    assert set(verdicts.verdict) == {"differs", "upper bound fails"}
+    assert verdicts.attrs["counts"].loc["ex", "matches"] == 5
+    with pytest.raises(ValueError):
+        sg.chapter_verdicts({})
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    result = doctest.testmod(chapter, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0
+    assert result.failed == 0

@@ -67,6 +67,25 @@ def test_runs_score_every_test_window_with_the_three_models(study):
     assert np.array_equal(runs[0].crps["Det."], runs[1].crps["Det."])
 
 
+def test_parallel_runs_give_the_numbers_of_serial_runs(study):
+    config, data, runs = study
+    assert config["n_jobs"] == 2  # the fixture ran the two runs in two processes
+    serial = pc.run_study(data, {**config, "n_jobs": 1}, progress=False)
+    assert [r.run for r in runs] == [r.run for r in serial] == [0, 1]
+    for a, b in zip(runs, serial, strict=True):
+        pd.testing.assert_frame_equal(a.crps, b.crps, check_exact=True)
+        np.testing.assert_array_equal(a.quantiles, b.quantiles)
+        assert a.agent == b.agent
+        pd.testing.assert_frame_equal(a.history, b.history)
+
+
+@pytest.mark.parametrize("n_jobs", [0, 1.5, True, "2"])
+def test_bad_n_jobs_is_an_error(study, n_jobs):
+    config, data, _ = study
+    with pytest.raises(ValueError, match="n_jobs"):
+        pc.run_study(data, {**config, "n_jobs": n_jobs}, progress=False)
+
+
 def test_budget_records_each_cycle_and_ends_at_the_final_scores(study):
     _, _, runs = study
     for r in runs:
@@ -107,7 +126,8 @@ def test_tables_and_figures_of_the_search(study):
     ops = pc.operation_table(runs)
     assert np.allclose(ops.groupby(level="subspace").sum(), 1.0)
     costs = pc.cost_table(data, runs)
-    assert costs.loc["total", "seconds"] == pytest.approx(costs["seconds"].iloc[:-1].sum())
+    total = costs.loc["total (sum of the stages)", "seconds"]
+    assert total == pytest.approx(costs["seconds"].iloc[:-1].sum())
     assert pc.search_plot(runs).get_xlabel() == "generation"
     assert pc.nvar_error_table(data).shape == (16, 2)
     assert list(pc.nvar_error_table(data, leads=(1, 16)).index) == [1, 16]

@@ -135,3 +135,28 @@ def test_bad_input():
         make_windows(s, np.zeros((1, 1)), r, stride=0)
     with pytest.raises(ValueError, match="disagree"):
         Windows(*(np.zeros(2),) * 7, np.zeros(3))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_float32_tensor_copies_read_only_arrays_without_a_warning(dtype):
+    import warnings
+
+    import torch
+
+    from fairbook.forecasting.windows import float32_tensor
+
+    array = np.arange(6, dtype=dtype).reshape(2, 3)
+    array.flags.writeable = False
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # torch warns when it would share read-only memory
+        tensor = float32_tensor(array)
+    assert tensor.dtype == torch.float32 and tensor.shape == (2, 3)
+    np.testing.assert_array_equal(tensor.numpy(), array.astype(np.float32))
+    tensor[0, 0] = 99.0  # a copy: the read-only array is untouched
+    assert array[0, 0] == 0
+    writable = np.ones(3, dtype=np.float32)
+    shared = float32_tensor(writable)
+    shared[0] = 5.0  # writable float32 arrays are shared, as torch.as_tensor does
+    assert writable[0] == 5.0
+    grad = torch.ones(2, requires_grad=True)
+    assert not float32_tensor(grad).requires_grad

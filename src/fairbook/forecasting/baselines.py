@@ -29,6 +29,7 @@ from torch import nn
 from tqdm.auto import tqdm
 
 from .crps import OMEGA, crps, ordered_crps, quantile_levels
+from .windows import float32_tensor
 
 __all__ = [
     "ResidualBlock",
@@ -238,8 +239,7 @@ def _tensors(data, *, need_target=True) -> dict[str, torch.Tensor]:
             getattr(data, name, None)
         if value is None:
             raise ValueError(f"data has no {name!r}")
-        out[name] = torch.as_tensor(np.asarray(value) if not torch.is_tensor(value) else value,
-                                    dtype=torch.float32)
+        out[name] = float32_tensor(value)
     return out
 
 

@@ -40,11 +40,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-import numpy as np
 import pandas as pd
 import torch
 from torch import nn
 from torch.nn import functional as F
+
+from .windows import float32_tensor
 
 __all__ = [
     "ARCHITECTURE_GENES",
@@ -82,6 +83,7 @@ def as_tensors(data, *, require_target: bool = True) -> dict[str, torch.Tensor]:
 
     Examples
     --------
+    >>> import numpy as np
     >>> d = as_tensors({"static": np.zeros((2, 3)), "history": np.zeros((2, 4, 3)),
     ...                 "forecasts": np.zeros((2, 5, 4, 3)), "target": np.zeros((2, 4))})
     >>> tuple(d["forecasts"].shape)
@@ -98,8 +100,7 @@ def as_tensors(data, *, require_target: bool = True) -> dict[str, torch.Tensor]:
             value = getattr(data, name)
         else:
             raise ValueError(f"data has no {name!r}; expected attributes {fields}")
-        value = torch.as_tensor(np.asarray(value) if not torch.is_tensor(value) else value)
-        out[name] = value.detach().to(torch.float32)
+        out[name] = float32_tensor(value)
     ndims = {"static": 2, "history": 3, "forecasts": 4, "target": 2}
     for name, value in out.items():
         if value.ndim != ndims[name]:
@@ -310,6 +311,7 @@ class PTN(nn.Module):
 
     Examples
     --------
+    >>> import numpy as np
     >>> from fairbook.forecasting.space import make_space, sample, Choice
     >>> agent = sample(make_space(hidden_size=Choice([24])), np.random.default_rng(0))
     >>> net = PTN(agent, static_channels=3, history_steps=8, history_channels=3,
@@ -393,6 +395,7 @@ class PTN(nn.Module):
 
         Examples
         --------
+        >>> import numpy as np
         >>> from fairbook.forecasting.space import make_space, sample, Choice
         >>> agent = sample(make_space(hidden_size=Choice([24])), np.random.default_rng(0))
         >>> data = {"static": np.zeros((2, 3)), "history": np.zeros((2, 4, 3)),

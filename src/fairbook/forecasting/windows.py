@@ -47,7 +47,31 @@ from tqdm.auto import tqdm
 from .lorenz import PARAMETER_RANGES, make_partitions
 from .nvar import NVARForecaster
 
-__all__ = ["Normaliser", "Windows", "build_windows", "lorenz_pipeline", "make_windows"]
+__all__ = ["Normaliser", "Windows", "build_windows", "float32_tensor", "lorenz_pipeline",
+           "make_windows"]
+
+
+def float32_tensor(value) -> torch.Tensor:
+    """``value`` (array-like or tensor) as a float32 tensor, safe for read-only arrays.
+
+    A read-only array — a memory map, such as joblib hands to worker processes — is copied
+    while converting: torch cannot share memory it may not write (it warns, and writing
+    would be undefined). Writable arrays are shared or converted as ``torch.as_tensor``
+    does; tensors are detached.
+
+    Examples
+    --------
+    >>> a = np.arange(3.0)
+    >>> a.flags.writeable = False
+    >>> float32_tensor(a)
+    tensor([0., 1., 2.])
+    """
+    if torch.is_tensor(value):
+        return value.detach().to(torch.float32)
+    array = np.asarray(value)
+    if not array.flags.writeable:
+        array = np.array(array, dtype=np.float32)
+    return torch.as_tensor(array, dtype=torch.float32)
 
 
 @dataclass(frozen=True)
@@ -173,8 +197,7 @@ class Windows:
 
     def to_torch(self) -> dict[str, torch.Tensor]:
         """``static, history, forecasts, target, deterministic`` as float32 tensors."""
-        return {name: torch.as_tensor(np.ascontiguousarray(getattr(self, name)),
-                                      dtype=torch.float32)
+        return {name: float32_tensor(np.ascontiguousarray(getattr(self, name)))
                 for name in ("static", "history", "forecasts", "target", "deterministic")}
 
 

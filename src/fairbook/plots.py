@@ -2,18 +2,54 @@
 
 from __future__ import annotations
 
+import base64
+import io
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import seaborn as sns
 
-__all__ = ["pairwise_heatmap", "property_matrix"]
+__all__ = ["figure_html", "figure_png", "pairwise_heatmap", "property_matrix"]
 
 
 def _axes(ax, figsize=(5, 4)):
     if ax is None:
         _, ax = plt.subplots(figsize=figsize)
     return ax
+
+
+def figure_png(fig, *, dpi: int = 80) -> bytes:
+    """The figure as PNG bytes (tight bounding box); the figure is closed.
+
+    For widgets that redraw a figure on every change: an image inside the widget keeps the
+    static book's snapshot and does not pile up open figures in a live kernel.
+
+    Examples
+    --------
+    >>> fig, ax = plt.subplots()
+    >>> figure_png(fig)[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+    True
+    >>> plt.fignum_exists(fig.number)
+    False
+    """
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight")
+    plt.close(fig)
+    return buffer.getvalue()
+
+
+def figure_html(fig, *, dpi: int = 80) -> str:
+    """The figure as an inline ``<img>`` that shrinks to the page's width; closes it.
+
+    Examples
+    --------
+    >>> fig, ax = plt.subplots()
+    >>> figure_html(fig).startswith('<img style="max-width: 100%; height: auto;"')
+    True
+    """
+    data = base64.b64encode(figure_png(fig, dpi=dpi)).decode("ascii")
+    return f'<img style="max-width: 100%; height: auto;" src="data:image/png;base64,{data}"/>'
 
 
 def pairwise_heatmap(scores: pd.DataFrame, *, pivot: float = 0.0, title: str = "",

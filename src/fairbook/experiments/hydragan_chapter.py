@@ -31,6 +31,7 @@ from fairbook.generative import ConditionalHydraGAN, divergences, improvement_pe
 from fairbook.generative.divergence import rowwise_divergences
 from fairbook.metrics import compare
 from fairbook.papers import seed003
+from fairbook.plots import figure_html
 from fairbook.replication import replication_table
 
 __all__ = [
@@ -365,21 +366,27 @@ def table_3_4(scores: pd.DataFrame, *, definition: str = "pair",
 def table_3_4_beside_paper(scores: pd.DataFrame, *, definition: str = "pair",
                            decimals: int = 3) -> pd.DataFrame:
     """Per metric and class: the paper's real, synthetic and improvement, ours (means over
-    seeds, rounded to ``decimals``), and whether the improvement has the same sign."""
+    seeds, rounded to ``decimals``), and whether the improvement has the same sign.
+
+    Columns are two-level — ``("paper", "real")`` … ``("ours", "improves")``,
+    ``("verdict", "same sign")`` — so the table stays narrow enough for a book page. The
+    paper's class names are in :data:`PAPER_CLASSES` (the chapter says which is which).
+    """
     ours = table_3_4(scores, definition=definition, as_text=False)
-    rows = []
+    rows = {}
     for metric in METRICS:
         for cls in _class_order():
             paper = seed003.TABLE_3_4[metric][PAPER_CLASSES[cls]]
             mine = {d: ours.loc[(metric, d), (cls, "mean")]
                     for d in ("real", "synthetic", "improves")}
-            rows.append({"metric": metric, "class": cls, "paper class": PAPER_CLASSES[cls],
-                         "paper real": paper["Real"], "paper synthetic": paper["Synthetic"],
-                         "paper improves": paper["Improves"], "ours real": mine["real"],
-                         "ours synthetic": mine["synthetic"],
-                         "ours improves": mine["improves"],
-                         "same sign": _same_sign(mine["improves"], paper["Improves"])})
-    return pd.DataFrame(rows).set_index(["metric", "class"]).round(decimals)
+            rows[(metric, cls)] = {
+                ("paper", "real"): paper["Real"], ("paper", "synthetic"): paper["Synthetic"],
+                ("paper", "improves"): paper["Improves"], ("ours", "real"): mine["real"],
+                ("ours", "synthetic"): mine["synthetic"], ("ours", "improves"): mine["improves"],
+                ("verdict", "same sign"): _same_sign(mine["improves"], paper["Improves"])}
+    table = pd.DataFrame.from_dict(rows, orient="index").round(decimals)
+    table.index.names = ["metric", "class"]
+    return table
 
 
 def _same_sign(ours: float, paper: float) -> str:
@@ -434,18 +441,22 @@ def table_3_5(result: dict, *, ks_method: str = "cdf") -> pd.DataFrame:
 
 
 def table_3_5_beside_paper(ours: pd.DataFrame) -> pd.DataFrame:
-    """The paper's Table 3.5 beside ours, with whether the improvement has the same sign."""
-    rows = []
+    """The paper's Table 3.5 beside ours, with whether the improvement has the same sign
+    (two-level columns, as in :func:`table_3_4_beside_paper`)."""
+    rows = {}
     for metric in ours.index:
         for label in ("Activities", "Individuals"):
             p = seed003.TABLE_3_5[metric][label]
             o = ours.loc[metric, label]
-            rows.append({"metric": metric, "part": label, "paper synthetic": p["Synthetic"],
-                         "paper real": p["Real"], "paper improvement %": p["Improvement %"],
-                         "ours synthetic": o["synthetic"], "ours real": o["real"],
-                         "ours improvement %": o["improvement %"],
-                         "same sign": _same_sign(o["improvement %"], p["Improvement %"])})
-    return pd.DataFrame(rows).set_index(["metric", "part"])
+            rows[(metric, label)] = {
+                ("paper", "real"): p["Real"], ("paper", "synthetic"): p["Synthetic"],
+                ("paper", "improvement %"): p["Improvement %"], ("ours", "real"): o["real"],
+                ("ours", "synthetic"): o["synthetic"],
+                ("ours", "improvement %"): o["improvement %"],
+                ("verdict", "same sign"): _same_sign(o["improvement %"], p["Improvement %"])}
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.names = ["metric", "part"]
+    return table
 
 
 def reading(scores: pd.DataFrame, *, data: str = "real", definition: str = "pair",
@@ -587,8 +598,10 @@ def mitigation_grid(data: dict, config: dict) -> pd.DataFrame:
 
 def _explorer_figure(grid: pd.DataFrame, target: str, weight: float):
     sel = grid[(grid["target"] == target) & (grid["weight"] == weight)]
-    fig, axes = plt.subplots(1, 1 + len(METRICS), figsize=(17, 3.6),
-                             gridspec_kw={"width_ratios": [3] + [1] * len(METRICS)})
+    fig = plt.figure(figsize=(10, 7))
+    grid_spec = fig.add_gridspec(2, len(METRICS), height_ratios=[1, 1.15])
+    axes = [fig.add_subplot(grid_spec[0, :])]
+    axes += [fig.add_subplot(grid_spec[1, i]) for i in range(len(METRICS))]
     first = sel.iloc[0]
     props = pd.Series({c[2:]: first[c] for c in grid.columns if c.startswith("p_")})
     props.plot.bar(ax=axes[0], color="#2166ac")
@@ -610,16 +623,6 @@ def _explorer_figure(grid: pd.DataFrame, target: str, weight: float):
     axes[1].legend(axes[1].containers, ["real", "synthetic"], fontsize=8)
     fig.tight_layout()
     return fig
-
-
-def _figure_html(fig) -> str:
-    import base64
-    import io
-
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=80, bbox_inches="tight")
-    plt.close(fig)
-    return f'<img src="data:image/png;base64,{base64.b64encode(buffer.getvalue()).decode()}"/>'
 
 
 def explorer(grid: pd.DataFrame):
@@ -648,7 +651,7 @@ def explorer(grid: pd.DataFrame):
     out = widgets.HTML()
 
     def refresh(_=None):
-        out.value = _figure_html(_explorer_figure(grid, target.value, weight.value))
+        out.value = figure_html(_explorer_figure(grid, target.value, weight.value))
 
     target.observe(refresh, names="value")
     weight.observe(refresh, names="value")

@@ -21,7 +21,6 @@ networks' and the minibatches' seeds. Decisions the paper leaves open are listed
 
 from __future__ import annotations
 
-import io
 import numbers
 import time
 from dataclasses import dataclass, field
@@ -49,6 +48,7 @@ from fairbook.forecasting.skill import percent_improved, skill_quartiles, table_
 from fairbook.forecasting.space import PTN_SPACE, Choice, make_space
 from fairbook.forecasting.windows import lorenz_pipeline
 from fairbook.papers.seed003 import LORENZ_PROTOCOL, PTN_COST, TABLE_5_2_CHAOS
+from fairbook.plots import figure_png
 from fairbook.replication import replication_table
 
 __all__ = [
@@ -550,10 +550,7 @@ def fan_explorer(data: dict, run: RunResult):
             return
         fig, ax = plt.subplots(figsize=(6, 3.5))
         fan_chart(data, run, int(np.flatnonzero(mask)[0]), ax=ax)
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format="png", dpi=80, bbox_inches="tight")
-        plt.close(fig)
-        image.value = buffer.getvalue()
+        image.value = figure_png(fig)
 
     system.observe(set_starts, names="value")
     start.observe(set_times, names="value")

@@ -8,14 +8,13 @@
 
 from __future__ import annotations
 
-import base64
-import io
 import math
 
 import numpy as np
 import pandas as pd
 
 from fairbook.metrics import METRICS, compute
+from fairbook.plots import figure_html
 from fairbook.stats import combinatorics, cps, match
 
 from ._common import _counts, _metric, _sizes
@@ -133,16 +132,6 @@ def monte_carlo_pvalue(metric: str, cm_obs, p_ref, *, n_draws: int = 20_000,
     return float(min(1.0, 2 * min(lower, upper)))
 
 
-def _figure_html(fig) -> str:
-    import matplotlib.pyplot as plt
-
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=80, bbox_inches="tight")
-    plt.close(fig)
-    data = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return f'<img src="data:image/png;base64,{data}"/>'
-
-
 def _space_view(metric: str, n: int) -> str:
     import matplotlib.pyplot as plt
 
@@ -167,7 +156,7 @@ def _space_view(metric: str, n: int) -> str:
         f"holes of {metric}": holes,
         f"distinct values of {metric}": int(np.unique(np.round(defined, 12)).size),
     }})
-    return facts.to_html() + _figure_html(fig)
+    return facts.to_html() + figure_html(fig)
 
 
 def space_explorer(*, metric: str = "ACC", n: int = 10, n_max: int = 60):
@@ -226,7 +215,7 @@ def _smoothing_view(groups: dict, group: str, metric: str, n: int, eps: float, l
         f"MATCH power at n = {n} (p < 0.05)": summary["match_power_at_n"],
     }})
     return facts.to_html(float_format=lambda v: f"{v:.4f}", na_rep="undefined (NaN)") + \
-        _figure_html(fig)
+        figure_html(fig)
 
 
 def smoothing_explorer(groups: dict, *, metrics=cps.PAPER_METRICS, metric: str = "MCC",

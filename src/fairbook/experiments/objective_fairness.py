@@ -129,7 +129,7 @@ def pairwise_scores(counts: pd.DataFrame, metric: str) -> pd.DataFrame:
     --------
     >>> c = pd.DataFrame({"TP": [1, 7], "FN": [0, 0], "FP": [0, 1], "TN": [5, 10]},
     ...                  index=["i", "j"])
-    >>> round(pairwise_scores(c, "OFI").loc["i", "j"], 3)
+    >>> round(float(pairwise_scores(c, "OFI").loc["i", "j"]), 3)
     -0.056
     """
     if "included" in counts:

@@ -453,7 +453,7 @@ def attractor_plot(data: dict, *, partition: str = "neural_train", system: int =
     ax.set_xlabel("x")
     ax.set_ylabel("y")
     ax.set_zlabel("z")
-    ax.figure.colorbar(points, ax=ax, shrink=0.6, label="time")
+    ax.figure.colorbar(points, ax=ax, shrink=0.6, pad=0.12, label="time")  # clear of the z label
     return ax
 
 

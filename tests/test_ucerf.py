@@ -2,7 +2,6 @@
 variant and the accuracy gaps (oracles: printed end points, closed forms, scipy,
 fairlearn, Monte Carlo, hypothesis properties)."""
 
-import doctest
 import math
 
 import numpy as np
@@ -17,10 +16,6 @@ from fairbook import ucerf as U
 probs2 = st.floats(0.0, 1.0, allow_nan=False)
 unit = st.floats(0.0, 1.0, allow_nan=False)
 signed = st.floats(-1.0, 1.0, allow_nan=False)
-
-
-def test_doctests():
-    assert doctest.testmod(U, optionflags=doctest.NORMALIZE_WHITESPACE).failed == 0
 
 
 # ---- confidence_from_perplexity ---------------------------------------------------------

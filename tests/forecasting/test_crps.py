@@ -132,11 +132,3 @@ def test_bad_penalty_inputs():
         ordering_penalty(np.zeros((2, 1)))
     with pytest.raises(ValueError, match="omega"):
         ordered_crps(np.zeros((1, 2)), np.zeros(1), omega=-1)
-
-
-def test_docstring_examples():
-    import doctest
-
-    from fairbook.forecasting import crps as module
-
-    assert doctest.testmod(module).failed == 0

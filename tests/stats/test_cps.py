@@ -1,6 +1,5 @@
 """Tests of fairbook.stats.cps: Cross-Prior Smoothing (Algorithm 1) and the MSE protocol."""
 
-import doctest
 import math
 
 import numpy as np
@@ -204,9 +203,3 @@ def test_protocol_bad_inputs():
         cps.smoothing_mse(P_GROUP, P_GROUP, [5], ["ACC"], n_jobs=0, **good)
     with pytest.raises(ValueError, match="at least one"):
         cps.smoothing_mse(P_GROUP, P_GROUP, [5], ["ACC"], lams=(), eps=(), **good)
-
-
-def test_docstring_examples_run():
-    result = doctest.testmod(cps, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted > 0
-    assert result.failed == 0

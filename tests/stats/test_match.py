@@ -1,6 +1,5 @@
 """Tests of fairbook.stats.match: the MATCH test's CDFs against enumeration and Monte Carlo."""
 
-import doctest
 import itertools
 import math
 from fractions import Fraction
@@ -371,9 +370,3 @@ def test_methods_for():
     assert "peizer_pratt" not in match.methods_for("B")
     assert "peizer_pratt" in match.methods_for("B", allow_b_peizer_pratt=True)
     assert match.methods_for("PT") == ("enumerate",)
-
-
-def test_docstring_examples_run():
-    result = doctest.testmod(match, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted > 0
-    assert result.failed == 0

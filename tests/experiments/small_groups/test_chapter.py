@@ -7,7 +7,6 @@ Oracles: the printed values of :mod:`fairbook.papers.seed003`.
 import pytest
 
 from fairbook.experiments import small_groups as sg
-from fairbook.experiments.small_groups import chapter
 from fairbook.papers import seed003
 from fairbook.stats import cps
 
@@ -43,11 +42,3 @@ def test_chapter_verdicts_collects_failures():
     assert verdicts.attrs["counts"].loc["ex", "matches"] == 5
     with pytest.raises(ValueError):
         sg.chapter_verdicts({})
-
-
-def test_docstring_examples_run():
-    import doctest
-
-    result = doctest.testmod(chapter, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted > 0
-    assert result.failed == 0

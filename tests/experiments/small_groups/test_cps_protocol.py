@@ -12,7 +12,6 @@ import pandas as pd
 import pytest
 
 from fairbook.experiments import small_groups as sg
-from fairbook.experiments.small_groups import cps_protocol
 from fairbook.stats import cps
 
 
@@ -110,11 +109,3 @@ def test_cps_group_table(toy_counts):
     table = sg.cps_group_table(groups)
     assert list(table.columns) == ["TP", "FN", "FP", "TN", "n", "reference n"]
     assert (table["n"] + table["reference n"] == toy_counts().to_numpy().sum()).all()
-
-
-def test_docstring_examples_run():
-    import doctest
-
-    result = doctest.testmod(cps_protocol, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted > 0
-    assert result.failed == 0

@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from fairbook.experiments import small_groups as sg
-from fairbook.experiments.small_groups import explorers
 from fairbook.stats import match
 
 
@@ -69,11 +68,3 @@ def test_monte_carlo_pvalue_agrees_with_the_exact_test():
                                      n_draws=200)
     summary = sg.sampling_summary(frame, [300, 50, 60, 400], [300, 100, 100, 500])
     assert 0 <= summary["match_p_full_group"] <= 1  # n = 810 > 200: Monte Carlo
-
-
-def test_docstring_examples_run():
-    import doctest
-
-    result = doctest.testmod(explorers, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted > 0
-    assert result.failed == 0

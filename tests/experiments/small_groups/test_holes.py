@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 from fairbook.experiments import small_groups as sg
-from fairbook.experiments.small_groups import holes
 
 
 def test_theorem_4_3_replication_verdicts():
@@ -49,11 +48,3 @@ def test_mcc_limit_paths_edge_and_corner():
     assert list(wide.columns) == ["t = 0.0001", "t = 1e-10", "limit"]
     with pytest.raises(ValueError):
         sg.mcc_limit_paths(1)
-
-
-def test_docstring_examples_run():
-    import doctest
-
-    result = doctest.testmod(holes, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted > 0
-    assert result.failed == 0

@@ -12,7 +12,6 @@ import pytest
 from scipy import stats
 
 from fairbook.experiments import small_groups as sg
-from fairbook.experiments.small_groups import match_approximations
 from fairbook.experiments.small_groups.match_approximations import _b_normal_as_printed_error
 from fairbook.papers import seed003
 from fairbook.stats import match
@@ -87,11 +86,3 @@ def test_b_normal_as_printed_is_not_an_approximation():
     p = np.asarray(P43)
     assert _b_normal_as_printed_error(p, 100) > 0.5
     assert match.approximation_error("B", p, 100, method="normal") < 0.01
-
-
-def test_docstring_examples_run():
-    import doctest
-
-    result = doctest.testmod(match_approximations, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted > 0
-    assert result.failed == 0

@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 from fairbook.experiments import small_groups as sg
-from fairbook.experiments.small_groups import match_tables
 from fairbook.experiments.small_groups.match_tables import _holm
 from fairbook.metrics import compute
 from fairbook.stats import match
@@ -58,11 +57,3 @@ def test_match_pvalues_equal_match_test(metric, n):
         else:
             assert value == pytest.approx(match.test(metric, cm, p_ref, method=method),
                                           abs=1e-9)
-
-
-def test_docstring_examples_run():
-    import doctest
-
-    result = doctest.testmod(match_tables, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted > 0
-    assert result.failed == 0

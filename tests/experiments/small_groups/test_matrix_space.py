@@ -12,7 +12,6 @@ import pytest
 from scipy import stats
 
 from fairbook.experiments import small_groups as sg
-from fairbook.experiments.small_groups import matrix_space
 from fairbook.stats import combinatorics
 
 
@@ -74,11 +73,3 @@ def test_space_moments_and_fig_4_2_limits():
     table = sg.fig_4_2_replication(moments)
     assert set(table.verdict) == {"matches"}
     assert len(table) == 4
-
-
-def test_docstring_examples_run():
-    import doctest
-
-    result = doctest.testmod(matrix_space, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted > 0
-    assert result.failed == 0

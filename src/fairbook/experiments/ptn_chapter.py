@@ -21,7 +21,6 @@ networks' and the minibatches' seeds. Decisions the paper leaves open are listed
 
 from __future__ import annotations
 
-import numbers
 import time
 from dataclasses import dataclass, field
 
@@ -29,7 +28,6 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import torch
-from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
 from fairbook.experiments.profiles import choose_settings
@@ -48,6 +46,7 @@ from fairbook.forecasting.skill import percent_improved, skill_quartiles, table_
 from fairbook.forecasting.space import PTN_SPACE, Choice, make_space
 from fairbook.forecasting.windows import lorenz_pipeline
 from fairbook.papers.seed003 import LORENZ_PROTOCOL, PTN_COST, TABLE_5_2_CHAOS
+from fairbook.parallel import check_n_jobs, ordered_map
 from fairbook.plots import figure_png
 from fairbook.replication import replication_table
 
@@ -259,14 +258,12 @@ def run_study(data: dict, config: dict, *, progress=None) -> list[RunResult]:
     ...
     ValueError: n_jobs must be a non-zero integer (-1 = all cores), got 0
     """
-    n_jobs = config.get("n_jobs", 1)
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0:
-        raise ValueError(f"n_jobs must be a non-zero integer (-1 = all cores), got {n_jobs!r}")
+    n_jobs = check_n_jobs(config.get("n_jobs", 1))
     runs = range(int(config["runs"]))
     if n_jobs == 1 or len(runs) == 1:
         return [run_once(data, config, run=r, progress=progress) for r in runs]
-    results = Parallel(n_jobs=n_jobs, return_as="generator")(
-        delayed(run_once)(data, config, run=r, progress=False) for r in runs)
+    results = ordered_map(run_once, [((data, config), {"run": r, "progress": False})
+                                     for r in runs], n_jobs=n_jobs)
     disable = None if progress is None else not progress
     return list(tqdm(results, total=len(runs), desc="PTN runs", disable=disable))
 

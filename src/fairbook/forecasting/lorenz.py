@@ -37,6 +37,7 @@ from scipy.integrate import solve_ivp
 from tqdm.auto import tqdm
 
 from ..papers.seed003 import LORENZ_PROTOCOL
+from ..parallel import ordered_map
 
 __all__ = [
     "PARAMETER_RANGES",
@@ -368,14 +369,9 @@ def make_partitions(*, n_systems: int = 50, n_initial: int = 125, seed: int = 0,
                 results += list(batch)
                 bar.update(len(batch))
         return _assemble(names, meta, jobs, results, n_systems, n_initial, n_times, t_end)
-    bar = tqdm(jobs, desc="Lorenz", disable=disable)
-    if n_jobs == 1:
-        results = [simulate(*p, x0, **kwargs) for _, _, _, p, x0 in bar]
-    else:
-        from joblib import Parallel, delayed
-
-        results = Parallel(n_jobs=n_jobs)(delayed(simulate)(*p, x0, **kwargs)
-                                          for _, _, _, p, x0 in bar)
+    calls = [((*p, x0), kwargs) for _, _, _, p, x0 in jobs]
+    results = list(tqdm(ordered_map(simulate, calls, n_jobs=n_jobs), total=len(jobs),
+                        desc="Lorenz", disable=disable))
     return _assemble(names, meta, jobs, results, n_systems, n_initial, n_times, t_end)
 
 

@@ -19,11 +19,11 @@ import numbers
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
 from fairbook.metrics import METRICS, compute
 from fairbook.metrics.rates import as_counts
+from fairbook.parallel import check_n_jobs, ordered_map
 
 __all__ = ["PAPER_METRICS", "additive", "smooth", "smoothing_mse"]
 
@@ -312,16 +312,11 @@ def smoothing_mse(p_group, p_ref, sizes, metrics, *, n_draws: int,
                              or seed < 0):
         raise ValueError(f"seed must be None or an integer >= 0, got {seed!r}")
     base_seed = np.random.SeedSequence().entropy if seed is None else int(seed)
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0:
-        raise ValueError(f"n_jobs must be a non-zero integer (-1 = all cores), got {n_jobs!r}")
+    n_jobs = check_n_jobs(n_jobs)
     job = {"p_group": p_group, "proportions": proportions, "names": names,
            "settings": settings, "targets": targets, "n_draws": int(n_draws),
            "chunk_size": int(chunk_size), "base_seed": base_seed}
-    if n_jobs == 1:
-        results = (_one_size(n, **job) for n in size_list)
-    else:
-        results = Parallel(n_jobs=n_jobs, return_as="generator")(
-            delayed(_one_size)(n, **job) for n in size_list)
+    results = ordered_map(_one_size, [((n,), job) for n in size_list], n_jobs=n_jobs)
     rows = []
     disable = None if progress is None else not progress
     for block in tqdm(results, total=len(size_list), desc="sizes", disable=disable):

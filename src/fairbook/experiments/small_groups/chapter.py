@@ -10,7 +10,6 @@ from __future__ import annotations
 import pandas as pd
 
 from fairbook.experiments.profiles import choose_settings
-from fairbook.replication import replication_table  # noqa: F401 - chapter_verdicts' example
 from fairbook.stats import cps
 
 #: Parameters of the two profiles; a chapter's explicit parameters override them.
@@ -91,6 +90,7 @@ def chapter_verdicts(tables: dict) -> pd.DataFrame:
 
     Examples
     --------
+    >>> from fairbook.replication import replication_table
     >>> t = replication_table([{"quantity": "a", "paper": 1, "ours": 1},
     ...                        {"quantity": "b", "paper": 1, "ours": 2}])
     >>> chapter_verdicts({"x": t}).quantity.tolist()

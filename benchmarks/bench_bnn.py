@@ -56,8 +56,13 @@ class LoopedBNN(BNNClassifier):
 
     def _build(self, n_features, n_classes, generator):
         sizes = (n_features, *self.hidden_sizes, n_classes)
-        return LoopedMLP(sizes, prior=self.prior, generator=generator,
-                         mu_init_std=self.mu_init_std, rho_init=self.rho_init)
+        return LoopedMLP(
+            sizes,
+            prior=self.prior,
+            generator=generator,
+            mu_init_std=self.mu_init_std,
+            rho_init=self.rho_init,
+        )
 
 
 def looped_predict(model: BNNClassifier, X: np.ndarray, T: int, seed: int = 0) -> np.ndarray:
@@ -73,9 +78,19 @@ def looped_predict(model: BNNClassifier, X: np.ndarray, T: int, seed: int = 0) -
 
 
 def compas_model(cls, seed=0, threads=1):
-    return cls((100,), epochs=10, batch_size=256, lam=2000.0, mc_train=10, lr=0.01,
-               mu_init_std="fan_in", validation_fraction=0.0, seed=seed, n_threads=threads,
-               progress=False)
+    return cls(
+        (100,),
+        epochs=10,
+        batch_size=256,
+        lam=2000.0,
+        mc_train=10,
+        lr=0.01,
+        mu_init_std="fan_in",
+        validation_fraction=0.0,
+        seed=seed,
+        n_threads=threads,
+        progress=False,
+    )
 
 
 def interleaved(fast_fn, slow_fn, repeats):
@@ -87,21 +102,34 @@ def interleaved(fast_fn, slow_fn, repeats):
             start = time.perf_counter()
             results[name] = fn()
             times[name].append(time.perf_counter() - start)
-    return (min(times["fast"]), times["fast"], results["fast"],
-            min(times["slow"]), times["slow"], results["slow"])
+    return (
+        min(times["fast"]),
+        times["fast"],
+        results["fast"],
+        min(times["slow"]),
+        times["slow"],
+        results["slow"],
+    )
 
 
 def machine() -> dict:
     try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                                text=True, check=False).stdout.strip()
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+        ).stdout.strip()
     except OSError:  # pragma: no cover
         commit = ""
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
-    return {"platform": platform.platform(), "machine": platform.machine(),
-            "cpu_count": os.cpu_count(), "python": sys.version.split()[0],
-            "numpy": np.__version__, "torch": torch.__version__, "commit": commit,
-            "load_average_at_start": load}
+    return {
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "cpu_count": os.cpu_count(),
+        "python": sys.version.split()[0],
+        "numpy": np.__version__,
+        "torch": torch.__version__,
+        "commit": commit,
+        "load_average_at_start": load,
+    }
 
 
 def main(argv=None) -> dict:
@@ -109,8 +137,7 @@ def main(argv=None) -> dict:
     parser.add_argument("--repeats", type=int, default=5, help="inference repeats")
     parser.add_argument("--train-repeats", type=int, default=3)
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--out", default=str(Path(__file__).parent / "results" /
-                                             "bench_bnn.json"))
+    parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "bench_bnn.json"))
     args = parser.parse_args(argv)
 
     compas = compas_data(seed=0)
@@ -121,45 +148,85 @@ def main(argv=None) -> dict:
         # ---- training on COMPAS
         fast, fast_all, model, slow, slow_all, looped = interleaved(
             lambda t=threads: compas_model(BNNClassifier, threads=t).fit(
-                compas.X_train, compas.y_train),
+                compas.X_train, compas.y_train
+            ),
             lambda t=threads: compas_model(LoopedBNN, threads=t).fit(
-                compas.X_train, compas.y_train), args.train_repeats)
-        accuracy = [float((m.predict(compas.X_test) == compas.y_test).mean())
-                    for m in (model, looped)]
-        results.append({"task": "train COMPAS (100 hidden, 10 epochs, batch 256, M=10)",
-                        "threads": threads, "rows": int(len(compas.X_train)),
-                        "fairbook_s": fast, "loop_baseline_s": slow, "speedup": slow / fast,
-                        "all_fairbook_s": fast_all, "all_baseline_s": slow_all,
-                        "test_accuracy_fairbook_vs_baseline": accuracy,
-                        "goal_s": 30.0, "meets_goal": bool(fast < 30.0)})
-        print(f"[{threads} thread(s)] COMPAS training: fairbook {fast:.2f} s, "
-              f"per-sample loop {slow:.2f} s ({slow / fast:.1f}x); accuracy {accuracy}")
+                compas.X_train, compas.y_train
+            ),
+            args.train_repeats,
+        )
+        accuracy = [
+            float((m.predict(compas.X_test) == compas.y_test).mean()) for m in (model, looped)
+        ]
+        results.append(
+            {
+                "task": "train COMPAS (100 hidden, 10 epochs, batch 256, M=10)",
+                "threads": threads,
+                "rows": int(len(compas.X_train)),
+                "fairbook_s": fast,
+                "loop_baseline_s": slow,
+                "speedup": slow / fast,
+                "all_fairbook_s": fast_all,
+                "all_baseline_s": slow_all,
+                "test_accuracy_fairbook_vs_baseline": accuracy,
+                "goal_s": 30.0,
+                "meets_goal": bool(fast < 30.0),
+            }
+        )
+        print(
+            f"[{threads} thread(s)] COMPAS training: fairbook {fast:.2f} s, "
+            f"per-sample loop {slow:.2f} s ({slow / fast:.1f}x); accuracy {accuracy}"
+        )
         # ---- inference on Adult
-        for label, hidden in (("Adult network (no hidden layer)", ()),
-                              ("100 hidden units", (100,))):
-            net = BNNClassifier(hidden, epochs=1, batch_size=256, seed=0, n_threads=threads,
-                                mu_init_std="fan_in", progress=False)
+        for label, hidden in (
+            ("Adult network (no hidden layer)", ()),
+            ("100 hidden units", (100,)),
+        ):
+            net = BNNClassifier(
+                hidden,
+                epochs=1,
+                batch_size=256,
+                seed=0,
+                n_threads=threads,
+                mu_init_std="fan_in",
+                progress=False,
+            )
             net.fit(adult.X_train[:2000], adult.y_train[:2000])
             X = adult.X_test
             net.predict_proba_samples(X[:100], T=10)  # warm-up
             looped_predict(net, X[:100], 10)
             fast, fast_all, probs, slow, slow_all, probs_loop = interleaved(
                 lambda n=net, X=X: n.predict_proba_samples(X, T=10),
-                lambda n=net, X=X: looped_predict(n, X, 10), args.repeats)
+                lambda n=net, X=X: looped_predict(n, X, 10),
+                args.repeats,
+            )
             assert probs.shape == probs_loop.shape == (10, len(X), 2)
-            results.append({"task": f"predict T=10 on Adult test, {label}",
-                            "threads": threads, "rows": int(len(X)), "fairbook_s": fast,
-                            "loop_baseline_s": slow, "speedup": slow / fast,
-                            "all_fairbook_s": fast_all, "all_baseline_s": slow_all,
-                            "goal_s": 1.0, "meets_goal": bool(fast < 1.0)})
-            print(f"[{threads} thread(s)] Adult inference, {label}: fairbook {fast * 1e3:.1f} "
-                  f"ms, per-sample loop {slow * 1e3:.1f} ms ({slow / fast:.1f}x)")
-    report = {"command": "python benchmarks/bench_bnn.py " + " ".join(argv or sys.argv[1:]),
-              "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-              "machine": machine(),
-              "note": "speedup = per-sample-loop baseline / fairbook, same process; best of "
-                      "the repeats; the machine is shared, so absolute seconds carry load",
-              "results": results}
+            results.append(
+                {
+                    "task": f"predict T=10 on Adult test, {label}",
+                    "threads": threads,
+                    "rows": int(len(X)),
+                    "fairbook_s": fast,
+                    "loop_baseline_s": slow,
+                    "speedup": slow / fast,
+                    "all_fairbook_s": fast_all,
+                    "all_baseline_s": slow_all,
+                    "goal_s": 1.0,
+                    "meets_goal": bool(fast < 1.0),
+                }
+            )
+            print(
+                f"[{threads} thread(s)] Adult inference, {label}: fairbook {fast * 1e3:.1f} "
+                f"ms, per-sample loop {slow * 1e3:.1f} ms ({slow / fast:.1f}x)"
+            )
+    report = {
+        "command": "python benchmarks/bench_bnn.py " + " ".join(argv or sys.argv[1:]),
+        "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "machine": machine(),
+        "note": "speedup = per-sample-loop baseline / fairbook, same process; best of "
+        "the repeats; the machine is shared, so absolute seconds carry load",
+        "results": results,
+    }
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
     return report

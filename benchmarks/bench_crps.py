@@ -40,8 +40,12 @@ def pairwise_crps(quantiles, y):
 
 
 def pairwise_blocks(quantiles, y):
-    return np.concatenate([pairwise_crps(quantiles[i:i + BLOCK], y[i:i + BLOCK])
-                           for i in range(0, len(quantiles), BLOCK)])
+    return np.concatenate(
+        [
+            pairwise_crps(quantiles[i : i + BLOCK], y[i : i + BLOCK])
+            for i in range(0, len(quantiles), BLOCK)
+        ]
+    )
 
 
 def pairwise_loss(quantiles, y, omega=0.0075):
@@ -63,13 +67,19 @@ def backward(loss_fn, q, y):
         loss = loss_fn(q, y)
         loss.backward()
         return float(loss.detach())
+
     return run
 
 
 def machine() -> dict:
-    return {"platform": platform.platform(), "python": platform.python_version(),
-            "cpus": os.cpu_count(), "numpy": np.__version__, "torch": torch.__version__,
-            "torch_threads": torch.get_num_threads()}
+    return {
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "numpy": np.__version__,
+        "torch": torch.__version__,
+        "torch_threads": torch.get_num_threads(),
+    }
 
 
 def main(argv=None) -> dict:
@@ -87,27 +97,46 @@ def main(argv=None) -> dict:
             np.testing.assert_allclose(crps(q, y), pairwise_blocks(q, y), rtol=1e-10)
             fast, _ = timed(lambda q=q, y=y: crps(q, y), repeat)
             slow, _ = timed(lambda q=q, y=y: pairwise_blocks(q, y), repeat)
-            rows.append({"task": "score (numpy)", "forecasts": n, "quantiles": c,
-                         "fast_ms": 1e3 * fast, "pairwise_ms": 1e3 * slow,
-                         "speedup": slow / fast})
+            rows.append(
+                {
+                    "task": "score (numpy)",
+                    "forecasts": n,
+                    "quantiles": c,
+                    "fast_ms": 1e3 * fast,
+                    "pairwise_ms": 1e3 * slow,
+                    "speedup": slow / fast,
+                }
+            )
     for batch in (64, 256):
-        q = torch.tensor(rng.normal(size=(batch, 16, 111)), dtype=torch.float32,
-                         requires_grad=True)
+        q = torch.tensor(rng.normal(size=(batch, 16, 111)), dtype=torch.float32, requires_grad=True)
         y = torch.tensor(rng.normal(size=(batch, 16)), dtype=torch.float32)
         assert abs(float(ordered_crps(q, y).detach()) - float(pairwise_loss(q, y).detach())) < 1e-4
         fast, _ = timed(backward(ordered_crps, q, y), 5 * repeat)
         slow, _ = timed(backward(pairwise_loss, q, y), 5 * repeat)
-        rows.append({"task": "loss + backward (torch)", "forecasts": batch, "quantiles": 111,
-                     "fast_ms": 1e3 * fast, "pairwise_ms": 1e3 * slow, "speedup": slow / fast})
+        rows.append(
+            {
+                "task": "loss + backward (torch)",
+                "forecasts": batch,
+                "quantiles": 111,
+                "fast_ms": 1e3 * fast,
+                "pairwise_ms": 1e3 * slow,
+                "speedup": slow / fast,
+            }
+        )
 
     print(f"{'task':>24} {'N':>6} {'C':>4} {'sorted ms':>10} {'pairwise ms':>12} {'ratio':>6}")
     for r in rows:
-        print(f"{r['task']:>24} {r['forecasts']:>6} {r['quantiles']:>4} {r['fast_ms']:>10.2f} "
-              f"{r['pairwise_ms']:>12.2f} {r['speedup']:>6.1f}")
-    result = {"command": "python " + " ".join([sys.argv[0], *(argv or sys.argv[1:])]),
-              "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-              "machine": machine(), "timing": f"best of {repeat} (torch: {5 * repeat})",
-              "rows": rows}
+        print(
+            f"{r['task']:>24} {r['forecasts']:>6} {r['quantiles']:>4} {r['fast_ms']:>10.2f} "
+            f"{r['pairwise_ms']:>12.2f} {r['speedup']:>6.1f}"
+        )
+    result = {
+        "command": "python " + " ".join([sys.argv[0], *(argv or sys.argv[1:])]),
+        "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "machine": machine(),
+        "timing": f"best of {repeat} (torch: {5 * repeat})",
+        "rows": rows,
+    }
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
     print(f"\nwrote {args.out}")

@@ -34,10 +34,14 @@ from fairbook.variance.tasks import RunSpec, load_task, train_and_predict
 
 
 def machine() -> dict:
-    return {"platform": platform.platform(), "machine": platform.machine(),
-            "cpu_count": os.cpu_count(), "python": sys.version.split()[0],
-            "torch": torch.__version__,
-            "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None}
+    return {
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "cpu_count": os.cpu_count(),
+        "python": sys.version.split()[0],
+        "torch": torch.__version__,
+        "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None,
+    }
 
 
 def time_knobs(variants: dict, *, epochs: int, repeats: int) -> dict:
@@ -71,16 +75,20 @@ def main(argv=None) -> dict:
     parser.add_argument("--runs", type=int, default=4)
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--device", default="cpu")
-    parser.add_argument("--out", default=str(Path(__file__).parent / "results" /
-                                             "bench_fit_runs.json"))
+    parser.add_argument(
+        "--out", default=str(Path(__file__).parent / "results" / "bench_fit_runs.json")
+    )
     args = parser.parse_args(argv)
-    variants = {"default": Knobs(device=args.device),
-                "deterministic": Knobs(device=args.device, deterministic=True),
-                "sum_order=permuted": Knobs(device=args.device, sum_order="permuted")}
+    variants = {
+        "default": Knobs(device=args.device),
+        "deterministic": Knobs(device=args.device, deterministic=True),
+        "sum_order=permuted": Knobs(device=args.device, sum_order="permuted"),
+    }
     if args.device.startswith("cuda"):  # pragma: no cover - needs a GPU
         variants["cudnn_benchmark"] = Knobs(device=args.device, cudnn_benchmark=True)
         variants["deterministic + cudnn_deterministic"] = Knobs(
-            device=args.device, deterministic=True, cudnn_deterministic=True)
+            device=args.device, deterministic=True, cudnn_deterministic=True
+        )
     knobs = time_knobs(variants, epochs=args.epochs, repeats=args.repeats)
     base = knobs["seconds"]["default"]
     overhead = {name: 100 * (s / base - 1) for name, s in knobs["seconds"].items()}
@@ -99,8 +107,12 @@ def main(argv=None) -> dict:
     }
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
-    print(json.dumps({k: result[k] for k in ("overhead_percent_vs_default",
-                                             "speedup_loky_vs_sequential")}, indent=2))
+    print(
+        json.dumps(
+            {k: result[k] for k in ("overhead_percent_vs_default", "speedup_loky_vs_sequential")},
+            indent=2,
+        )
+    )
     return result
 
 

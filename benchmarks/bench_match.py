@@ -62,9 +62,15 @@ def naive_b(cm: np.ndarray, p: np.ndarray) -> float:
         offsets = np.repeat(np.cumsum(sizes[start:stop]) - sizes[start:stop], sizes[start:stop])
         fn = np.repeat(lo[start:stop], sizes[start:stop]) + np.arange(k.size) - offsets
         fp, rest = k + fn, n - k - 2 * fn
-        log_pmf = (log_n - special.gammaln(fp + 1) - special.gammaln(fn + 1)
-                   - special.gammaln(rest + 1) + special.xlogy(fp, p_plus)
-                   + special.xlogy(fn, p_minus) + special.xlogy(rest, p0))
+        log_pmf = (
+            log_n
+            - special.gammaln(fp + 1)
+            - special.gammaln(fn + 1)
+            - special.gammaln(rest + 1)
+            + special.xlogy(fp, p_plus)
+            + special.xlogy(fn, p_minus)
+            + special.xlogy(rest, p0)
+        )
         total += np.exp(log_pmf).sum()
         start = stop
     return float(total)
@@ -106,55 +112,83 @@ def timed(function, *, repeat: int) -> tuple[float, float]:
 
 
 def machine() -> dict:
-    return {"platform": platform.platform(), "processor": platform.processor(),
-            "machine": platform.machine(), "cpu_count": os.cpu_count(),
-            "python": sys.version.split()[0], "numpy": np.__version__,
-            "scipy": scipy.__version__}
+    return {
+        "platform": platform.platform(),
+        "processor": platform.processor(),
+        "machine": platform.machine(),
+        "cpu_count": os.cpu_count(),
+        "python": sys.version.split()[0],
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+    }
 
 
 def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="naive sums at n = 10³ only")
-    parser.add_argument("--out", default=str(Path(__file__).parent / "results" /
-                                             "bench_match.json"))
+    parser.add_argument(
+        "--out", default=str(Path(__file__).parent / "results" / "bench_match.json")
+    )
     args = parser.parse_args(argv)
 
     rows = []
     sizes = (1_000,) if args.quick else (1_000, 10_000)
     for n in sizes:
         cm = observed(n)
-        for metric, naive in (("B", lambda c=cm: naive_b(c, P_REF)),
-                              ("TPR", lambda c=cm: naive_jrm(c, P_REF))):
+        for metric, naive in (
+            ("B", lambda c=cm: naive_b(c, P_REF)),
+            ("TPR", lambda c=cm: naive_jrm(c, P_REF)),
+        ):
             fast_t, fast_v = timed(lambda c=cm, m=metric: match.cdf(m, c, P_REF), repeat=21)
             naive_t, naive_v = timed(naive, repeat=3 if n <= 1_000 else 1)
-            rows.append({"metric": metric, "n": n, "fast_ms": 1e3 * fast_t,
-                         "naive_ms": 1e3 * naive_t, "speedup": naive_t / fast_t,
-                         "abs_diff": abs(fast_v - naive_v)})
+            rows.append(
+                {
+                    "metric": metric,
+                    "n": n,
+                    "fast_ms": 1e3 * fast_t,
+                    "naive_ms": 1e3 * naive_t,
+                    "speedup": naive_t / fast_t,
+                    "abs_diff": abs(fast_v - naive_v),
+                }
+            )
     absolute = []
     n = 100_000
     cm = observed(n)
     for metric in ("ACC", "B", "TPR", "PPV", "FOR"):
         t, value = timed(lambda m=metric: match.cdf(m, cm, P_REF), repeat=21)
         t_test, _ = timed(lambda m=metric: match.test(m, cm, P_REF), repeat=21)
-        absolute.append({"metric": metric, "n": n, "cdf_ms": 1e3 * t,
-                         "test_ms": 1e3 * t_test, "cdf": value, "goal_ms": 20.0,
-                         "meets_goal": bool(1e3 * t < 20.0)})
+        absolute.append(
+            {
+                "metric": metric,
+                "n": n,
+                "cdf_ms": 1e3 * t,
+                "test_ms": 1e3 * t_test,
+                "cdf": value,
+                "goal_ms": 20.0,
+                "meets_goal": bool(1e3 * t < 20.0),
+            }
+        )
 
-    print(f"{'metric':>6} {'n':>7} {'fast ms':>9} {'naive ms':>10} {'speedup':>9} "
-          f"{'|diff|':>9}")
+    print(f"{'metric':>6} {'n':>7} {'fast ms':>9} {'naive ms':>10} {'speedup':>9} {'|diff|':>9}")
     for r in rows:
-        print(f"{r['metric']:>6} {r['n']:>7} {r['fast_ms']:>9.3f} {r['naive_ms']:>10.1f} "
-              f"{r['speedup']:>9.0f} {r['abs_diff']:>9.1e}")
+        print(
+            f"{r['metric']:>6} {r['n']:>7} {r['fast_ms']:>9.3f} {r['naive_ms']:>10.1f} "
+            f"{r['speedup']:>9.0f} {r['abs_diff']:>9.1e}"
+        )
     print(f"\nabsolute time at n = {n:,} (median of 21; goal < 20 ms per CDF)")
     print(f"{'metric':>6} {'cdf ms':>8} {'test ms':>8} {'P(S<=s)':>9}")
     for r in absolute:
         print(f"{r['metric']:>6} {r['cdf_ms']:>8.2f} {r['test_ms']:>8.2f} {r['cdf']:>9.4f}")
 
-    result = {"command": "python " + " ".join([sys.argv[0], *(argv or sys.argv[1:])]),
-              "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-              "machine": machine(), "p_ref": P_REF.tolist(),
-              "note": "observed group at the reference mean; fast = fairbook.stats.match.cdf",
-              "naive_vs_fast": rows, "absolute": absolute}
+    result = {
+        "command": "python " + " ".join([sys.argv[0], *(argv or sys.argv[1:])]),
+        "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "machine": machine(),
+        "p_ref": P_REF.tolist(),
+        "note": "observed group at the reference mean; fast = fairbook.stats.match.cdf",
+        "naive_vs_fast": rows,
+        "absolute": absolute,
+    }
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
     print(f"\nwrote {args.out}")

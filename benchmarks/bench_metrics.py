@@ -56,8 +56,11 @@ DEFAULT_OUT = HERE / "results" / "bench_metrics.json"
 N_GROUPS = 8
 SEED = 20240601
 RATES = ("PPR", "TPR", "FPR")  # fairbook names of selection rate, TPR, FPR
-MF_METRICS = {"selection_rate": selection_rate, "tpr": true_positive_rate,
-              "fpr": false_positive_rate}
+MF_METRICS = {
+    "selection_rate": selection_rate,
+    "tpr": true_positive_rate,
+    "fpr": false_positive_rate,
+}
 GOAL_MF_OVER_FAIRBOOK = 30.0  # MetricFrame / fairbook >= this
 GOAL_OVER_FLOOR = 3.0  # fairbook / bincount <= this (and bias_report / bincount)
 METHODS = ("bincount", "fairbook", "bias_report", "metricframe")
@@ -92,8 +95,7 @@ def run_bias_report(y_true, y_pred, groups):
 
 
 def run_metricframe(y_true, y_pred, groups):
-    frame = MetricFrame(metrics=MF_METRICS, y_true=y_true, y_pred=y_pred,
-                        sensitive_features=groups)
+    frame = MetricFrame(metrics=MF_METRICS, y_true=y_true, y_pred=y_pred, sensitive_features=groups)
     return frame.by_group[list(MF_METRICS)]
 
 
@@ -107,8 +109,9 @@ def check_agreement(y_true, y_pred, groups, cell, by_group: pd.DataFrame) -> dic
     ours = run_fairbook(y_true, y_pred, groups)
     np.testing.assert_array_equal(by_group.index.to_numpy(), np.arange(N_GROUPS))
     theirs = by_group.to_numpy(dtype=np.float64)
-    np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=0,
-                               err_msg="fairbook PPR/TPR/FPR != MetricFrame.by_group")
+    np.testing.assert_allclose(
+        ours, theirs, rtol=1e-12, atol=0, err_msg="fairbook PPR/TPR/FPR != MetricFrame.by_group"
+    )
 
     # bias_report's positive-class row: its pairwise gaps must match MetricFrame's rates
     report = run_bias_report(y_true, y_pred, groups)
@@ -117,12 +120,17 @@ def check_agreement(y_true, y_pred, groups, cell, by_group: pd.DataFrame) -> dic
     row = report.loc[1]
     np.testing.assert_allclose(
         [row["DP"], row["EOTP"], row["EOFP"]],
-        [gap["selection_rate"], gap["tpr"], gap["fpr"]], rtol=1e-9, atol=1e-15,
-        err_msg="bias_report DP/EOTP/EOFP != gaps of MetricFrame.by_group")
-    return {"confusion_counts_equals_bincount": True,
-            "fairbook_allclose_metricframe_rtol": 1e-12,
-            "bias_report_pair": [int(a), int(b)],
-            "bias_report_DP_EOTP_EOFP_allclose_metricframe_rtol": 1e-9}
+        [gap["selection_rate"], gap["tpr"], gap["fpr"]],
+        rtol=1e-9,
+        atol=1e-15,
+        err_msg="bias_report DP/EOTP/EOFP != gaps of MetricFrame.by_group",
+    )
+    return {
+        "confusion_counts_equals_bincount": True,
+        "fairbook_allclose_metricframe_rtol": 1e-12,
+        "bias_report_pair": [int(a), int(b)],
+        "bias_report_DP_EOTP_EOFP_allclose_metricframe_rtol": 1e-9,
+    }
 
 
 # --------------------------------------------------------------------------- timing
@@ -174,12 +182,17 @@ def bench_size(n: int) -> dict:
         "metricframe_over_fairbook >= 30": ratios["metricframe_over_fairbook"]
         >= GOAL_MF_OVER_FAIRBOOK,
         "fairbook_over_bincount <= 3": ratios["fairbook_over_bincount"] <= GOAL_OVER_FLOOR,
-        "bias_report_over_bincount <= 3": ratios["bias_report_over_bincount"]
-        <= GOAL_OVER_FLOOR,
+        "bias_report_over_bincount <= 3": ratios["bias_report_over_bincount"] <= GOAL_OVER_FLOOR,
     }
-    return {"n": n, "repeats": {m: len(v) for m, v in times.items()},
-            "best_seconds": best, "all_seconds": times, "ratios": ratios, "goals": goals,
-            "checks": checks}
+    return {
+        "n": n,
+        "repeats": {m: len(v) for m, v in times.items()},
+        "best_seconds": best,
+        "all_seconds": times,
+        "ratios": ratios,
+        "goals": goals,
+        "checks": checks,
+    }
 
 
 # --------------------------------------------------------------------------- report
@@ -191,8 +204,10 @@ def print_table(results: list[dict]) -> None:
     for res in results:
         for m in METHODS:
             best = res["best_seconds"][m]
-            print(f"{res['n']:>12,} {m:<12} {res['repeats'][m]:>2} {best:>10.5f} "
-                  f"{best / res['best_seconds']['bincount']:>8.1f}x")
+            print(
+                f"{res['n']:>12,} {m:<12} {res['repeats'][m]:>2} {best:>10.5f} "
+                f"{best / res['best_seconds']['bincount']:>8.1f}x"
+            )
     print("\nRatios vs goals")
     header = f"{'n':>12} {'MF/fairbook':>12} {'fairbook/bincount':>18} {'bias_report/bincount':>21}"
     print(header)
@@ -200,21 +215,34 @@ def print_table(results: list[dict]) -> None:
     for res in results:
         r, g = res["ratios"], res["goals"]
         flags = ["ok" if v else "MISS" for v in g.values()]
-        print(f"{res['n']:>12,} {r['metricframe_over_fairbook']:>8.0f}x {flags[0]:<3}"
-              f"{r['fairbook_over_bincount']:>14.2f}x {flags[1]:<3}"
-              f"{r['bias_report_over_bincount']:>17.2f}x {flags[2]:<3}")
-    print(f"(goals: MF/fairbook >= {GOAL_MF_OVER_FAIRBOOK:.0f}x, fairbook/bincount and "
-          f"bias_report/bincount <= {GOAL_OVER_FLOOR:.0f}x)")
+        print(
+            f"{res['n']:>12,} {r['metricframe_over_fairbook']:>8.0f}x {flags[0]:<3}"
+            f"{r['fairbook_over_bincount']:>14.2f}x {flags[1]:<3}"
+            f"{r['bias_report_over_bincount']:>17.2f}x {flags[2]:<3}"
+        )
+    print(
+        f"(goals: MF/fairbook >= {GOAL_MF_OVER_FAIRBOOK:.0f}x, fairbook/bincount and "
+        f"bias_report/bincount <= {GOAL_OVER_FLOOR:.0f}x)"
+    )
 
 
 def git_revision() -> str:
     try:
         root = HERE.parent
-        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, check=True,
-                             capture_output=True, text=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--",
-                                "src"], cwd=root, check=True, capture_output=True,
-                               text=True).stdout.strip()
+        rev = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=root,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no", "--", "src"],
+            cwd=root,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
         return rev + ("+modified-src" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
@@ -225,16 +253,23 @@ def profile(n: int, calls: int = 20) -> None:
     try:
         from line_profiler import LineProfiler
     except ImportError:
-        sys.exit("--profile needs line_profiler, e.g.\n  python -m pip install --target "
-                 "/tmp/lp line_profiler && PYTHONPATH=/tmp/lp python "
-                 "benchmarks/bench_metrics.py --profile")
+        sys.exit(
+            "--profile needs line_profiler, e.g.\n  python -m pip install --target "
+            "/tmp/lp line_profiler && PYTHONPATH=/tmp/lp python "
+            "benchmarks/bench_metrics.py --profile"
+        )
     import fairbook.confusion as confusion
     import fairbook.metrics.group as group
 
     y_true, y_pred, groups = make_data(n)
     profiler = LineProfiler()
-    for func in (confusion.confusion_counts, confusion._is_positive, confusion._group_index,
-                 confusion.multiclass_counts, group.bias_report):
+    for func in (
+        confusion.confusion_counts,
+        confusion._is_positive,
+        confusion._group_index,
+        confusion.multiclass_counts,
+        group.bias_report,
+    ):
         profiler.add_function(func)
     for _ in range(3):  # warm-up, not recorded
         run_fairbook(y_true, y_pred, groups)
@@ -253,17 +288,23 @@ def profile(n: int, calls: int = 20) -> None:
         for lineno, hits, t in lines:
             if t >= 0.02 * total:
                 source = linecache.getline(filename, lineno).strip()
-                print(f"  {lineno:>4} {t * stats.unit * 1e3 / calls:>7.2f} ms "
-                      f"{100 * t / total:>4.0f}%  x{hits // calls:<2} {source[:70]}")
+                print(
+                    f"  {lineno:>4} {t * stats.unit * 1e3 / calls:>7.2f} ms "
+                    f"{100 * t / total:>4.0f}%  x{hits // calls:<2} {source[:70]}"
+                )
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", nargs="+", type=float, default=[1e6, 1e7],
-                        help="row counts (default: 1e6 1e7)")
+    parser.add_argument(
+        "--sizes", nargs="+", type=float, default=[1e6, 1e7], help="row counts (default: 1e6 1e7)"
+    )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="JSON results path")
-    parser.add_argument("--profile", action="store_true",
-                        help="line-profile fairbook at the first size instead of timing")
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="line-profile fairbook at the first size instead of timing",
+    )
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes]
     if args.profile:
@@ -294,12 +335,16 @@ def main(argv=None) -> None:
         "n_groups": N_GROUPS,
         "seed": SEED,
         "timer": "time.perf_counter, best of k; methods round-robin within each repeat",
-        "notes": ("MetricFrame's first (checked) call is its first timed repeat; at >= 1e7 "
-                  "rows it runs once only. bincount times 4*groups+cell and np.bincount on "
-                  "precomputed int arrays."),
-        "goals": {"metricframe_over_fairbook_min": GOAL_MF_OVER_FAIRBOOK,
-                  "fairbook_over_bincount_max": GOAL_OVER_FLOOR,
-                  "bias_report_over_bincount_max": GOAL_OVER_FLOOR},
+        "notes": (
+            "MetricFrame's first (checked) call is its first timed repeat; at >= 1e7 "
+            "rows it runs once only. bincount times 4*groups+cell and np.bincount on "
+            "precomputed int arrays."
+        ),
+        "goals": {
+            "metricframe_over_fairbook_min": GOAL_MF_OVER_FAIRBOOK,
+            "fairbook_over_bincount_max": GOAL_OVER_FLOOR,
+            "bias_report_over_bincount_max": GOAL_OVER_FLOOR,
+        },
         "results": results,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)

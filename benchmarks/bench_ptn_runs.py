@@ -34,8 +34,9 @@ def main(argv=None) -> dict:
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--final-cycles", type=int, default=1)
     parser.add_argument("--repeats", type=int, default=1)
-    parser.add_argument("--out", default=str(Path(__file__).parent / "results" /
-                                             "bench_ptn_runs.json"))
+    parser.add_argument(
+        "--out", default=str(Path(__file__).parent / "results" / "bench_ptn_runs.json")
+    )
     args = parser.parse_args(argv)
     config = pc.settings("fast", runs=args.runs, final_cycles=args.final_cycles, threads=1)
     data = pc.make_data(config, progress=False)
@@ -55,17 +56,27 @@ def main(argv=None) -> dict:
         "command": " ".join([Path(sys.argv[0]).name, *(argv or sys.argv[1:])]),
         "date": dt.datetime.now().isoformat(timespec="seconds"),
         "machine": machine(),
-        "config": {k: config[k] for k in ("runs", "population", "generations", "epochs",
-                                          "final_epochs", "final_cycles", "n_systems",
-                                          "n_initial", "threads")},
+        "config": {
+            k: config[k]
+            for k in (
+                "runs",
+                "population",
+                "generations",
+                "epochs",
+                "final_epochs",
+                "final_cycles",
+                "n_systems",
+                "n_initial",
+                "threads",
+            )
+        },
         "seconds_best": best,
         "speedup_n_jobs_2_vs_1": best["n_jobs=1"] / best["n_jobs=2"],
         "identical_crps": True,
     }
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
-    print(json.dumps({k: result[k] for k in ("seconds_best", "speedup_n_jobs_2_vs_1")},
-                     indent=2))
+    print(json.dumps({k: result[k] for k in ("seconds_best", "speedup_n_jobs_2_vs_1")}, indent=2))
     return result
 
 

@@ -258,8 +258,13 @@ def test_audit_subcommand(tmp_path, capsys):
     from fairbook.cli import main
 
     path = tmp_path / "p.csv"
-    pd.DataFrame({"y_true": [1, 0, 1, 0, 1, 0], "y_pred": [1, 1, 0, 0, 1, 0],
-                  "group": ["a", "a", "b", "b", "b", "b"]}).to_csv(path, index=False)
+    pd.DataFrame(
+        {
+            "y_true": [1, 0, 1, 0, 1, 0],
+            "y_pred": [1, 1, 0, 0, 1, 0],
+            "group": ["a", "a", "b", "b", "b", "b"],
+        }
+    ).to_csv(path, index=False)
     out = tmp_path / "groups.csv"
     assert main(["audit", str(path), "--output", str(out)]) == 0
     text = capsys.readouterr().out

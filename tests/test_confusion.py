@@ -20,8 +20,9 @@ def test_single_matrix_order_is_tp_fn_fp_tn():
 
 
 def test_groups_rows_follow_sorted_labels():
-    counts, labels = confusion_counts([1, 0, 1, 0], [1, 1, 0, 0], ["b", "a", "b", "a"],
-                                      return_groups=True)
+    counts, labels = confusion_counts(
+        [1, 0, 1, 0], [1, 1, 0, 0], ["b", "a", "b", "a"], return_groups=True
+    )
     assert labels.tolist() == ["a", "b"]
     assert counts.tolist() == [[0, 0, 1, 1], [1, 1, 0, 0]]
 
@@ -49,14 +50,18 @@ def test_huge_integer_group_ids_fall_back_to_unique():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 1), st.integers(0, 1), st.integers(-2, 3)),
-                min_size=1, max_size=60))
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 1), st.integers(0, 1), st.integers(-2, 3)), min_size=1, max_size=60
+    )
+)
 def test_matches_brute_force_per_group(rows):
     y_true, y_pred, groups = map(np.array, zip(*rows, strict=True))
     for positive in (1, 0):
         for g in (groups, groups.astype(str)):  # integer fast path and sorting path
-            counts, labels = confusion_counts(y_true, y_pred, g, positive=positive,
-                                              return_groups=True)
+            counts, labels = confusion_counts(
+                y_true, y_pred, g, positive=positive, return_groups=True
+            )
             for label, row in zip(labels, counts, strict=True):
                 mask = g == label
                 assert row.tolist() == brute_force(y_true[mask], y_pred[mask], positive)
@@ -64,8 +69,11 @@ def test_matches_brute_force_per_group(rows):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 2)),
-                min_size=1, max_size=50))
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 2)), min_size=1, max_size=50
+    )
+)
 def test_one_vs_rest_matches_binary_counts(rows):
     y_true, y_pred, groups = map(np.array, zip(*rows, strict=True))
     classes, labels, matrices = multiclass_counts(y_true, y_pred, groups)
@@ -98,8 +106,13 @@ def test_one_vs_rest_rejects_non_square():
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(st.integers(-1, 4), st.integers(-1, 4), st.integers(5, 9)),
-                min_size=1, max_size=50))
+@given(
+    st.lists(
+        st.tuples(st.integers(-1, 4), st.integers(-1, 4), st.integers(5, 9)),
+        min_size=1,
+        max_size=50,
+    )
+)
 def test_integer_fast_path_equals_the_sorting_path(rows):
     y_true, y_pred, groups = map(np.array, zip(*rows, strict=True))
     fast = multiclass_counts(y_true, y_pred, groups)

@@ -20,28 +20,36 @@ import pytest  # noqa: E402
 
 import fairbook  # noqa: E402
 
-MODULES = sorted(info.name for info in pkgutil.walk_packages(fairbook.__path__, "fairbook.")
-                 if not info.name.endswith("__main__"))
+MODULES = sorted(
+    info.name
+    for info in pkgutil.walk_packages(fairbook.__path__, "fairbook.")
+    if not info.name.endswith("__main__")
+)
 
 #: Modules with nothing to show by example: package files that only re-export, the command
 #: line (tested in tests/test_cli.py), the papers' printed constants, private helpers, and
 #: compas_definitions, whose examples all need the downloaded COMPAS file (+SKIP).
 #: Every other module must carry at least one example that runs.
 WITHOUT_EXAMPLES = {
-    "fairbook.cli", "fairbook.experiments", "fairbook.experiments.small_groups",
+    "fairbook.cli",
+    "fairbook.experiments",
+    "fairbook.experiments.small_groups",
     "fairbook.experiments.small_groups._common",
-    "fairbook.experiments.small_groups.compas_definitions", "fairbook.forecasting",
+    "fairbook.experiments.small_groups.compas_definitions",
+    "fairbook.forecasting",
     "fairbook.generative",
-    "fairbook.papers", "fairbook.papers.seed000", "fairbook.papers.seed001",
-    "fairbook.papers.seed003", "fairbook.papers.seed004",
+    "fairbook.papers",
+    "fairbook.papers.seed000",
+    "fairbook.papers.seed001",
+    "fairbook.papers.seed003",
+    "fairbook.papers.seed004",
 }
 
 
 def test_every_module_is_found():
     assert len(MODULES) > 50
     assert WITHOUT_EXAMPLES <= set(MODULES)
-    assert {"fairbook.metrics.rates", "fairbook.forecasting.ptn", "fairbook.plots"} <= \
-        set(MODULES)
+    assert {"fairbook.metrics.rates", "fairbook.forecasting.ptn", "fairbook.plots"} <= set(MODULES)
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -6,17 +6,20 @@ import pytest
 from fairbook.replication import replication_table, verdict
 
 
-@pytest.mark.parametrize(("paper", "ours", "decimals", "expected"), [
-    (-0.06, -0.0556, 2, "matches"),
-    (-0.33, -0.325, 2, "matches"),  # half away from zero, as the paper rounds
-    (0.38, 0.386, 2, "differs"),
-    (2.71, 2.714, 2, "matches"),
-    (10.1, 10.14, 1, "matches"),
-    (10.1, 10.16, 1, "differs"),
-    (np.nan, np.nan, 2, "both undefined"),
-    (np.nan, 1.0, 2, "paper undefined"),
-    (1.0, np.nan, 2, "ours undefined"),
-])
+@pytest.mark.parametrize(
+    ("paper", "ours", "decimals", "expected"),
+    [
+        (-0.06, -0.0556, 2, "matches"),
+        (-0.33, -0.325, 2, "matches"),  # half away from zero, as the paper rounds
+        (0.38, 0.386, 2, "differs"),
+        (2.71, 2.714, 2, "matches"),
+        (10.1, 10.14, 1, "matches"),
+        (10.1, 10.16, 1, "differs"),
+        (np.nan, np.nan, 2, "both undefined"),
+        (np.nan, 1.0, 2, "paper undefined"),
+        (1.0, np.nan, 2, "ours undefined"),
+    ],
+)
 def test_verdict(paper, ours, decimals, expected):
     assert verdict(paper, ours, decimals=decimals) == expected
 

@@ -15,8 +15,9 @@ def test_metric_panel_updates_on_edit():
 
 
 def test_pair_explorer_updates_on_selection():
-    counts = pd.DataFrame({"TP": [1, 7, 0], "FN": [0, 0, 1], "FP": [0, 1, 0],
-                           "TN": [5, 10, 5]}, index=["i", "j", "k"])
+    counts = pd.DataFrame(
+        {"TP": [1, 7, 0], "FN": [0, 0, 1], "FP": [0, 1, 0], "TN": [5, 10, 5]}, index=["i", "j", "k"]
+    )
     widget = pair_explorer(counts, metrics=("OFI",))
     before = widget.children[1].value
     widget.children[0].children[1].value = "k"

@@ -34,16 +34,18 @@ class AuditReport:
 
     def to_text(self) -> str:
         with pd.option_context("display.precision", 4, "display.width", 120):
-            return "\n\n".join([
-                f"Positive (beneficial) label: {self.positive!r}; "
-                f"reference group: {self.reference!r}",
-                "Per group (NaN = undefined for that group):\n" + self.groups.to_string(),
-                "Against the reference group (OFI > 0 / DI > 1 favour the group):\n"
-                + self.versus_reference.to_string(),
-                "Seed 004's seven metrics (fractions; pairwise ones on the two largest "
-                f"groups {self.seven_metrics.attrs.get('groups')}):\n"
-                + self.seven_metrics.to_string(),
-            ])
+            return "\n\n".join(
+                [
+                    f"Positive (beneficial) label: {self.positive!r}; "
+                    f"reference group: {self.reference!r}",
+                    "Per group (NaN = undefined for that group):\n" + self.groups.to_string(),
+                    "Against the reference group (OFI > 0 / DI > 1 favour the group):\n"
+                    + self.versus_reference.to_string(),
+                    "Seed 004's seven metrics (fractions; pairwise ones on the two largest "
+                    f"groups {self.seven_metrics.attrs.get('groups')}):\n"
+                    + self.seven_metrics.to_string(),
+                ]
+            )
 
 
 def audit(y_true, y_pred, groups, *, positive=1, reference=None) -> AuditReport:
@@ -63,8 +65,7 @@ def audit(y_true, y_pred, groups, *, positive=1, reference=None) -> AuditReport:
     >>> round(float(report.versus_reference.loc["b", "OFI"]), 2)
     -1.0
     """
-    counts, labels = confusion_counts(y_true, y_pred, groups, positive=positive,
-                                      return_groups=True)
+    counts, labels = confusion_counts(y_true, y_pred, groups, positive=positive, return_groups=True)
     frame = pd.DataFrame(counts, index=pd.Index(labels, name="group"), columns=list(CELLS))
     frame["n"] = counts.sum(axis=1)
     for rate in GROUP_RATES:
@@ -75,13 +76,19 @@ def audit(y_true, y_pred, groups, *, positive=1, reference=None) -> AuditReport:
     elif reference not in set(labels.tolist()):
         raise ValueError(f"reference group {reference!r} not among {labels.tolist()}")
     ref = frame.loc[reference, list(CELLS)].to_numpy(float)
-    versus = pd.DataFrame({
-        "OFI": compare("OFI", counts.astype(float), ref),
-        "DI": compare("DI", counts.astype(float), ref),
-    }, index=frame.index)
+    versus = pd.DataFrame(
+        {
+            "OFI": compare("OFI", counts.astype(float), ref),
+            "DI": compare("DI", counts.astype(float), ref),
+        },
+        index=frame.index,
+    )
     versus = versus.drop(index=reference)
-    seven = bias_report(y_true, y_pred, groups, positive=positive) if len(labels) > 1 else \
-        pd.DataFrame()
+    seven = (
+        bias_report(y_true, y_pred, groups, positive=positive)
+        if len(labels) > 1
+        else pd.DataFrame()
+    )
     return AuditReport(frame, versus, seven, reference, positive)
 
 
@@ -103,8 +110,15 @@ def read_predictions(path) -> pd.DataFrame:
     return pd.read_csv(path)
 
 
-def audit_file(path, *, y_true: str = "y_true", y_pred: str = "y_pred", group: str = "group",
-               positive=1, reference=None) -> AuditReport:
+def audit_file(
+    path,
+    *,
+    y_true: str = "y_true",
+    y_pred: str = "y_pred",
+    group: str = "group",
+    positive=1,
+    reference=None,
+) -> AuditReport:
     """Audit the predictions stored in ``path`` (columns named by the options).
 
     ``positive`` and ``reference`` given as strings (as on a command line) are matched
@@ -113,16 +127,24 @@ def audit_file(path, *, y_true: str = "y_true", y_pred: str = "y_pred", group: s
     frame = read_predictions(path)
     missing = [c for c in (y_true, y_pred, group) if c not in frame.columns]
     if missing:
-        raise ValueError(f"{path}: missing column(s) {missing}; columns are "
-                         f"{list(frame.columns)} (use --y-true/--y-pred/--group to name them)")
+        raise ValueError(
+            f"{path}: missing column(s) {missing}; columns are "
+            f"{list(frame.columns)} (use --y-true/--y-pred/--group to name them)"
+        )
     if frame[[y_true, y_pred, group]].isna().any().any():
         bad = frame[[y_true, y_pred, group]].isna().sum()
-        raise ValueError(f"{path}: missing values in {bad[bad > 0].to_dict()}; "
-                         "drop or fill them before auditing")
+        raise ValueError(
+            f"{path}: missing values in {bad[bad > 0].to_dict()}; drop or fill them before auditing"
+        )
     positive = _coerce(positive, frame[y_true])
     reference = None if reference is None else _coerce(reference, frame[group])
-    return audit(frame[y_true].to_numpy(), frame[y_pred].to_numpy(), frame[group].to_numpy(),
-                 positive=positive, reference=reference)
+    return audit(
+        frame[y_true].to_numpy(),
+        frame[y_pred].to_numpy(),
+        frame[group].to_numpy(),
+        positive=positive,
+        reference=reference,
+    )
 
 
 def _coerce(value, column: pd.Series):

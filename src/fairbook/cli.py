@@ -267,9 +267,14 @@ def _audit(args: argparse.Namespace) -> int:
     from fairbook.audit import audit_file
 
     try:
-        report = audit_file(args.predictions, y_true=args.y_true, y_pred=args.y_pred,
-                            group=args.group, positive=args.positive,
-                            reference=args.reference)
+        report = audit_file(
+            args.predictions,
+            y_true=args.y_true,
+            y_pred=args.y_pred,
+            group=args.group,
+            positive=args.positive,
+            reference=args.reference,
+        )
     except (FileNotFoundError, ValueError) as exc:
         raise UsageError(str(exc)) from None
     print(report.to_text())

@@ -33,8 +33,9 @@ def check_n_jobs(n_jobs) -> int:
     return int(n_jobs)
 
 
-def ordered_map(function: Callable, calls: Iterable[tuple[tuple, dict]], *,
-                n_jobs: int = 1) -> Iterator:
+def ordered_map(
+    function: Callable, calls: Iterable[tuple[tuple, dict]], *, n_jobs: int = 1
+) -> Iterator:
     """``function(*args, **kwargs)`` for each ``(args, kwargs)`` of ``calls``, in order.
 
     ``n_jobs=1`` calls lazily in this process; otherwise joblib's processes run the calls
@@ -52,4 +53,5 @@ def ordered_map(function: Callable, calls: Iterable[tuple[tuple, dict]], *,
     if n_jobs == 1:
         return (function(*args, **kwargs) for args, kwargs in calls)
     return Parallel(n_jobs=n_jobs, return_as="generator")(
-        delayed(function)(*args, **kwargs) for args, kwargs in calls)
+        delayed(function)(*args, **kwargs) for args, kwargs in calls
+    )

@@ -52,8 +52,15 @@ def figure_html(fig, *, dpi: int = 80) -> str:
     return f'<img style="max-width: 100%; height: auto;" src="data:image/png;base64,{data}"/>'
 
 
-def pairwise_heatmap(scores: pd.DataFrame, *, pivot: float = 0.0, title: str = "",
-                     ax=None, fmt: str = ".2f", log: bool = False):
+def pairwise_heatmap(
+    scores: pd.DataFrame,
+    *,
+    pivot: float = 0.0,
+    title: str = "",
+    ax=None,
+    fmt: str = ".2f",
+    log: bool = False,
+):
     """Heatmap of a group-i × group-j score matrix, diverging around ``pivot``.
 
     Parameters
@@ -76,8 +83,19 @@ def pairwise_heatmap(scores: pd.DataFrame, *, pivot: float = 0.0, title: str = "
     values = scores.astype(float)
     colour = np.log(values) if log else values - pivot
     limit = np.nanmax(np.abs(colour.to_numpy())) if np.isfinite(colour.to_numpy()).any() else 1
-    sns.heatmap(colour, annot=values, fmt=fmt, cmap="RdBu_r", center=0, vmin=-limit,
-                vmax=limit, cbar=False, ax=ax, linewidths=0.5, square=True)
+    sns.heatmap(
+        colour,
+        annot=values,
+        fmt=fmt,
+        cmap="RdBu_r",
+        center=0,
+        vmin=-limit,
+        vmax=limit,
+        cbar=False,
+        ax=ax,
+        linewidths=0.5,
+        square=True,
+    )
     ax.set_xlabel("group j")
     ax.set_ylabel("group i")
     ax.set_title(title)
@@ -95,8 +113,15 @@ def property_matrix(table: pd.DataFrame, *, properties, ax=None):
     """
     ax = _axes(ax, figsize=(0.8 * len(properties) + 2, 0.35 * len(table) + 1))
     grid = table[list(properties)].astype(float)
-    sns.heatmap(grid, cmap=["#dddddd", "#3a923a"], cbar=False, ax=ax, linewidths=0.5,
-                annot=np.where(grid.to_numpy() > 0, "✓", "✗"), fmt="")
+    sns.heatmap(
+        grid,
+        cmap=["#dddddd", "#3a923a"],
+        cbar=False,
+        ax=ax,
+        linewidths=0.5,
+        annot=np.where(grid.to_numpy() > 0, "✓", "✗"),
+        fmt="",
+    )
     ax.set_xlabel("")
     ax.set_ylabel("")
     return ax

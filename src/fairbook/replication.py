@@ -79,14 +79,18 @@ def replication_table(rows: Iterable[Mapping]) -> pd.DataFrame:
         if "quantity" not in row or "paper" not in row or "ours" not in row:
             raise ValueError(f"each row needs quantity, paper and ours; got {sorted(row)}")
         paper, ours = float(row["paper"]), float(row["ours"])
-        records.append({
-            "quantity": row["quantity"],
-            "paper": paper,
-            "ours": ours,
-            "difference": ours - paper,
-            "verdict": verdict(paper, ours, decimals=row.get("decimals", 2),
-                               extra=row.get("extra", 0.0)),
-            "note": row.get("note", ""),
-        })
+        records.append(
+            {
+                "quantity": row["quantity"],
+                "paper": paper,
+                "ours": ours,
+                "difference": ours - paper,
+                "verdict": verdict(
+                    paper, ours, decimals=row.get("decimals", 2), extra=row.get("extra", 0.0)
+                ),
+                "note": row.get("note", ""),
+            }
+        )
     return pd.DataFrame.from_records(
-        records, columns=["quantity", "paper", "ours", "difference", "verdict", "note"])
+        records, columns=["quantity", "paper", "ours", "difference", "verdict", "note"]
+    )

@@ -28,9 +28,12 @@ def metric_panel(cm=(3, 1, 2, 4)) -> widgets.Widget:
     >>> "ACC" in panel.children[1].value
     True
     """
-    inputs = [widgets.BoundedIntText(value=int(v), min=0, max=10**9, description=name,
-                                     layout=widgets.Layout(width="150px"))
-              for name, v in zip(("TP", "FN", "FP", "TN"), cm, strict=True)]
+    inputs = [
+        widgets.BoundedIntText(
+            value=int(v), min=0, max=10**9, description=name, layout=widgets.Layout(width="150px")
+        )
+        for name, v in zip(("TP", "FN", "FP", "TN"), cm, strict=True)
+    ]
     output = widgets.HTML()
 
     def refresh(_=None):
@@ -59,18 +62,21 @@ def pair_explorer(counts: pd.DataFrame, *, metrics=("OFI", "DI", "DPPL", "DCA", 
     """
     groups = list(counts.index)
     first = widgets.Dropdown(options=groups, value=groups[0], description="group i")
-    second = widgets.Dropdown(options=groups, value=groups[min(1, len(groups) - 1)],
-                              description="group j")
+    second = widgets.Dropdown(
+        options=groups, value=groups[min(1, len(groups) - 1)], description="group j"
+    )
     output = widgets.HTML()
     cells = ["TP", "FN", "FP", "TN"]
 
     def refresh(_=None):
         ci = counts.loc[first.value, cells].to_numpy(float)
         cj = counts.loc[second.value, cells].to_numpy(float)
-        frame = pd.DataFrame({
-            "score": {m: compare(m, ci, cj) for m in metrics},
-            "no-bias value": {m: COMPARISONS[m].pivot for m in metrics},
-        })
+        frame = pd.DataFrame(
+            {
+                "score": {m: compare(m, ci, cj) for m in metrics},
+                "no-bias value": {m: COMPARISONS[m].pivot for m in metrics},
+            }
+        )
         output.value = _html_table(frame)
 
     first.observe(refresh, names="value")

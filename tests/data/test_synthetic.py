@@ -85,8 +85,9 @@ def test_truncated_sequences():
         assert not cut["X"][i, n:].any()
     female = cut["g"] == "F"
     assert cut["episode_lost"][female].mean() > cut["episode_lost"][~female].mean()
-    counts = {(g, y): int(((cut["g"] == g) & (cut["y"] == y)).sum())
-              for g in ("F", "M") for y in (0, 1)}
+    counts = {
+        (g, y): int(((cut["g"] == g) & (cut["y"] == y)).sum()) for g in ("F", "M") for y in (0, 1)
+    }
     assert counts == {("F", 0): 133, ("F", 1): 186, ("M", 0): 70, ("M", 1): 91}
     with pytest.raises(ValueError, match="t_max"):
         make_truncated_sequences(t_max=0)

@@ -11,8 +11,9 @@ from fairbook.papers import seed000
 def test_encode_by_hand():
     train = pd.DataFrame({"a": [1.0, 3.0], "c": ["x", "y"], "b": ["F", "M"]})
     test = pd.DataFrame({"a": [2.0], "c": ["z"], "b": ["F"]})
-    X_tr, X_te, names = encode(train, test, numeric=["a"], categorical=["c", "b"],
-                               binary={"b": "F"})
+    X_tr, X_te, names = encode(
+        train, test, numeric=["a"], categorical=["c", "b"], binary={"b": "F"}
+    )
     assert names == ["a", "c=x", "c=y", "c=z", "b=F"]
     np.testing.assert_allclose(X_tr, [[-1, 1, 0, 0, 1], [1, 0, 1, 0, 0]])
     np.testing.assert_allclose(X_te, [[0, 0, 0, 1, 1]])
@@ -24,16 +25,20 @@ def test_encode_by_hand():
 
 def fake_compas(n=40, seed=0):
     rng = np.random.default_rng(seed)
-    return pd.DataFrame({
-        "age_cat": rng.choice(["Less than 25", "25 - 45", "Greater than 45"], n),
-        "race": rng.choice(["African-American", "Caucasian", "Hispanic"], n),
-        "sex": rng.choice(["Male", "Female"], n),
-        "priors_count": rng.integers(0, 10, n),
-        "c_charge_degree": rng.choice(["F", "M"], n),
-        "age": rng.integers(18, 70, n),
-        "juv_fel_count": rng.integers(0, 2, n), "juv_misd_count": rng.integers(0, 2, n),
-        "juv_other_count": rng.integers(0, 2, n),
-        "two_year_recid": rng.integers(0, 2, n)})
+    return pd.DataFrame(
+        {
+            "age_cat": rng.choice(["Less than 25", "25 - 45", "Greater than 45"], n),
+            "race": rng.choice(["African-American", "Caucasian", "Hispanic"], n),
+            "sex": rng.choice(["Male", "Female"], n),
+            "priors_count": rng.integers(0, 10, n),
+            "c_charge_degree": rng.choice(["F", "M"], n),
+            "age": rng.integers(18, 70, n),
+            "juv_fel_count": rng.integers(0, 2, n),
+            "juv_misd_count": rng.integers(0, 2, n),
+            "juv_other_count": rng.integers(0, 2, n),
+            "two_year_recid": rng.integers(0, 2, n),
+        }
+    )
 
 
 def test_compas_encoding_on_a_fake_frame():

@@ -1,7 +1,6 @@
 """Tests of the WinoBias loader: line parsing, pairs, the registered sources (no network;
 the real files only if already cached)."""
 
-
 import pytest
 
 from fairbook.data import SOURCES, load_winobias

@@ -13,8 +13,7 @@ from fairbook.metrics import METRICS
 
 
 def test_three_tables_partition_the_catalogue():
-    names = [n for fam in ("binomial", "joint ratio", "other")
-             for n in catalogue_table(fam).index]
+    names = [n for fam in ("binomial", "joint ratio", "other") for n in catalogue_table(fam).index]
     assert sorted(names) == sorted(METRICS)
     assert len(catalogue_table()) == 18
 
@@ -40,10 +39,13 @@ def test_hole_table_marks_undefined():
     assert table.loc["a", "ACC"] == "0.60"
 
 
-@pytest.mark.parametrize("call", [
-    lambda: catalogue_table("nope"),
-    lambda: metric_values([[1, 0, 0, 0], [0, 1, 0, 0]]),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: catalogue_table("nope"),
+        lambda: metric_values([[1, 0, 0, 0], [0, 1, 0, 0]]),
+    ],
+)
 def test_bad_input(call):
     with pytest.raises(ValueError):
         call()

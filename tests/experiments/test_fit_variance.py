@@ -36,11 +36,14 @@ def test_table_3_editor_recomputes():
 def test_survey_file_is_table_5_and_reproduces_findings_5_6():
     survey = fv.load_survey()
     assert len(survey) == 32
-    printed = pd.DataFrame(seed004.TABLE_5, columns=["paper", "ref", "multiple_runs", "mean",
-                                                     "stdev", "range"])
+    printed = pd.DataFrame(
+        seed004.TABLE_5, columns=["paper", "ref", "multiple_runs", "mean", "stdev", "range"]
+    )
     pd.testing.assert_frame_equal(
-        survey[["paper", "ref", "multiple_runs", "mean", "stdev", "range"]], printed,
-        check_dtype=False)
+        survey[["paper", "ref", "multiple_runs", "mean", "stdev", "range"]],
+        printed,
+        check_dtype=False,
+    )
     assert set(fv.survey_replication(survey)["verdict"]) == {"matches"}
     assert fv.survey_plot(survey).get_ylabel() == "papers on DL fairness"
 
@@ -70,10 +73,20 @@ def synthetic_study(n_runs=6):
                         if metric == "accuracy" and cls != "overall":
                             continue
                         value = 0.8 if metric == "accuracy" else 0.2 + shift
-                        rows.append({"task": "t", "technique": technique, "setting": setting,
-                                     "run": run, "class": cls, "group": "all",
-                                     "metric": metric, "value": value + noise,
-                                     "pred_hash": "h", "weights_hash": "w"})
+                        rows.append(
+                            {
+                                "task": "t",
+                                "technique": technique,
+                                "setting": setting,
+                                "run": run,
+                                "class": cls,
+                                "group": "all",
+                                "metric": metric,
+                                "value": value + noise,
+                                "pred_hash": "h",
+                                "weights_hash": "w",
+                            }
+                        )
     return pd.DataFrame(rows)
 
 
@@ -122,8 +135,15 @@ def test_replication_tables_on_a_known_study():
 
 
 def test_a_tiny_real_study_end_to_end():
-    config = fv.settings("fast", n_runs=2, tasks="digits_s", techniques="base,rebalance",
-                         epochs={"digits_s": 1}, knob_runs=2, backend="sequential")
+    config = fv.settings(
+        "fast",
+        n_runs=2,
+        tasks="digits_s",
+        techniques="base,rebalance",
+        epochs={"digits_s": 1},
+        knob_runs=2,
+        backend="sequential",
+    )
     study = fv.run_study(config)
     assert set(study["setting"]) == {fv.SETTINGS_FIT, fv.SETTINGS_STRICT, fv.SETTINGS_SEED}
     strict = study[study["setting"] == fv.SETTINGS_STRICT]
@@ -134,8 +154,9 @@ def test_a_tiny_real_study_end_to_end():
 
 
 def test_knob_table_on_the_digits_task():
-    config = fv.settings("fast", knob_runs=2, knob_tasks="digits_s", epochs={"digits_s": 1},
-                         backend="sequential")
+    config = fv.settings(
+        "fast", knob_runs=2, knob_tasks="digits_s", epochs={"digits_s": 1}, backend="sequential"
+    )
     runs = fv.knob_study(config)
     table = fv.knob_table(runs, "digits_s")
     assert table.loc["reference", "same weights as reference"]

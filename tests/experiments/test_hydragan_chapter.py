@@ -66,11 +66,13 @@ def test_bias_scores_pair_and_cells_by_hand():
     fem, male = f.sex == "Female", f.sex == "Male"
     # Female: TP 2, FN 0, FP 1, TN 1; Male: TP 1, FN 1, FP 0, TN 2
     assert s.loc[("sex", "Female", "pair", "OFI"), "value"] == pytest.approx(
-        compare("OFI", [2, 0, 1, 1], [1, 1, 0, 2]))
+        compare("OFI", [2, 0, 1, 1], [1, 1, 0, 2])
+    )
     assert s.loc[("sex", "Female", "pair", "OFI"), "value"] == pytest.approx(0.5)
     assert s.loc[("sex", "Male", "pair", "OFI"), "value"] == pytest.approx(-0.5)
     assert s.loc[("sex", "Female", "pair", "DI"), "value"] == pytest.approx(3 / 4 / (1 / 4))
     assert s.loc[("sex", "Male", "pair", "DI"), "value"] == pytest.approx(1 / 3)
+
     # cells: each cell against the other 6 rows, averaged over the class's two cells
     def cm(m):
         return [int(((y == t) & (p == q) & m).sum()) for t, q in ((1, 1), (1, 0), (0, 1), (0, 0))]
@@ -87,11 +89,21 @@ def test_bias_scores_pair_and_cells_by_hand():
 def fake_scores(n_seeds=3):
     rows = []
     for seed, data, (attr, (_, classes)), metric in itertools.product(
-            range(n_seeds), ("real", "synthetic"), hc.ATTRIBUTES.items(), hc.METRICS):
+        range(n_seeds), ("real", "synthetic"), hc.ATTRIBUTES.items(), hc.METRICS
+    ):
         for k, cls in enumerate(classes):
             value = hc.IDEAL[metric] + (0.2 if data == "real" else 0.1) * (1 - 2 * k) + seed / 100
-            rows.append({"seed": seed, "data": data, "attribute": attr, "class": cls,
-                         "definition": "pair", "metric": metric, "value": value})
+            rows.append(
+                {
+                    "seed": seed,
+                    "data": data,
+                    "attribute": attr,
+                    "class": cls,
+                    "definition": "pair",
+                    "metric": metric,
+                    "value": value,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -102,8 +114,9 @@ def test_table_3_4_improvement_and_spread():
     # |0.2 + s/100| − |0.1 + s/100| = 0.1 for the first class; for the second
     # |−0.2 + s/100| − |−0.1 + s/100| = 0.1 as well (s/100 < 0.1)
     assert np.allclose(imp.to_numpy(), 0.1)
-    assert t.loc[("OFI", "real"), ("Female", "sd")] == pytest.approx(np.std([0, .01, .02],
-                                                                           ddof=1))
+    assert t.loc[("OFI", "real"), ("Female", "sd")] == pytest.approx(
+        np.std([0, 0.01, 0.02], ddof=1)
+    )
     text = hc.table_3_4(scores)
     assert "±" in text.loc[("DI", "real"), "Male"]
     beside = hc.table_3_4_beside_paper(scores)
@@ -121,9 +134,19 @@ def test_table_3_4_improvement_and_spread():
 
 @pytest.fixture(scope="module")
 def small_run():
-    cfg = hc.settings("fast", n_train=600, n_synthetic=600, epochs=3, n_seeds=2,
-                      mlp_epochs=5, grid_epochs=2, grid_n_train=400, grid_weights=(0.0, 10.0),
-                      grid_targets=("uniform",), hidden=(16, 16))
+    cfg = hc.settings(
+        "fast",
+        n_train=600,
+        n_synthetic=600,
+        epochs=3,
+        n_seeds=2,
+        mlp_epochs=5,
+        grid_epochs=2,
+        grid_n_train=400,
+        grid_weights=(0.0, 10.0),
+        grid_targets=("uniform",),
+        hidden=(16, 16),
+    )
     data = hc.prepare_data(cfg)
     return cfg, data, hc.run_experiment(data, cfg)
 
@@ -185,10 +208,16 @@ def test_plots_grid_and_widget(small_run):
 
 def test_reading_labels_each_case():
     rows = []
-    for cls, ofi, di in (("Female", 0.1, 1.5), ("Male", 0.1, 1.0), ("oldest 25 %", 0.0, 1.5),
-                         ("youngest 75 %", -0.001, 1.01)):
-        rows += [{"seed": 0, "data": "real", "definition": "pair", "class": cls,
-                  "metric": m, "value": v} for m, v in (("OFI", ofi), ("DI", di))]
+    for cls, ofi, di in (
+        ("Female", 0.1, 1.5),
+        ("Male", 0.1, 1.0),
+        ("oldest 25 %", 0.0, 1.5),
+        ("youngest 75 %", -0.001, 1.01),
+    ):
+        rows += [
+            {"seed": 0, "data": "real", "definition": "pair", "class": cls, "metric": m, "value": v}
+            for m, v in (("OFI", ofi), ("DI", di))
+        ]
     r = hc.reading(pd.DataFrame(rows))
     assert r.loc["Female", "reading"].startswith("algorithmic bias (OFI) and")
     assert r.loc["Male", "reading"] == "algorithmic bias (OFI) that DI misses"

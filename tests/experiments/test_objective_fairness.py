@@ -23,8 +23,9 @@ def test_property_replication_agrees_with_the_paper():
 
 def toy_counts():
     # a: B = (1-0)/4 = .25, PPR .5; b: B = 0, PPR .5; c: B = -.5, PPR 0
-    return pd.DataFrame({"TP": [1, 1, 0], "FN": [0, 0, 2], "FP": [1, 1, 0], "TN": [2, 2, 2]},
-                        index=["a", "b", "c"]).assign(n=lambda d: d.sum(axis=1), included=True)
+    return pd.DataFrame(
+        {"TP": [1, 1, 0], "FN": [0, 0, 2], "FP": [1, 1, 0], "TN": [2, 2, 2]}, index=["a", "b", "c"]
+    ).assign(n=lambda d: d.sum(axis=1), included=True)
 
 
 def test_pairwise_scores_by_hand():
@@ -55,8 +56,7 @@ def test_direction_agreement_and_favour_counts():
 
 
 def test_group_counts_marks_small_groups():
-    counts = ofi.group_counts([1, 0, 1, 1], [1, 0, 0, 1], ["x", "x", "x", "y"],
-                              min_group_size=2)
+    counts = ofi.group_counts([1, 0, 1, 1], [1, 0, 0, 1], ["x", "x", "x", "y"], min_group_size=2)
     assert counts.loc["x", "included"] and not counts.loc["y", "included"]
     assert counts.loc["x", ["TP", "FN", "FP", "TN"]].tolist() == [1, 1, 0, 1]
 
@@ -103,7 +103,8 @@ def test_folktables_path_uses_the_package(monkeypatch):
 
     fake = types.SimpleNamespace(
         ACSDataSource=Source,
-        ACSEmployment=types.SimpleNamespace(df_to_numpy=lambda f: (features, label, race)))
+        ACSEmployment=types.SimpleNamespace(df_to_numpy=lambda f: (features, label, race)),
+    )
     monkeypatch.setitem(sys.modules, "folktables", fake)
     y_true, y_pred, groups = ofi.folktables_employment_predictions(model="nb")
     assert len(y_true) == len(y_pred) == len(groups) == 40
@@ -121,6 +122,10 @@ def test_compas_counts_real_data():
     counts = ofi.compas_race_counts(min_group_size=100)
     assert counts["n"].sum() == 6172
     assert counts.loc["African-American", "n"] == 3175
-    assert set(counts.index[counts.included]) == {"African-American", "Caucasian",
-                                                  "Hispanic", "Other"}
+    assert set(counts.index[counts.included]) == {
+        "African-American",
+        "Caucasian",
+        "Hispanic",
+        "Other",
+    }
     assert ofi.direction_agreement(counts)["share"] == 1.0

@@ -13,10 +13,13 @@ def test_profile_values_and_overrides():
     assert PROFILES["fast"] == {"n": 1, "k": 2}  # the table itself is not changed
 
 
-@pytest.mark.parametrize(("profile", "overrides", "message"), [
-    ("medium", {}, "profile must be one of"),
-    ("fast", {"trees": 3}, "unknown settings"),
-])
+@pytest.mark.parametrize(
+    ("profile", "overrides", "message"),
+    [
+        ("medium", {}, "profile must be one of"),
+        ("fast", {"trees": 3}, "unknown settings"),
+    ],
+)
 def test_bad_input(profile, overrides, message):
     with pytest.raises(ValueError, match=message):
         choose_settings(PROFILES, profile, overrides)

@@ -8,9 +8,22 @@ from fairbook.experiments import ptn_chapter as pc
 from fairbook.forecasting.crps import crps, quantile_levels
 from fairbook.forecasting.skill import table_5_2
 
-TINY = {"n_systems": 1, "n_initial": 1, "stride": 32, "hidden_sizes": (24,), "population": 2,
-        "generations": 1, "patience": 1, "elite_every": 1, "n_elite": 1, "epochs": 1,
-        "final_epochs": 1, "final_cycles": 2, "tide_hidden": 16, "runs": 2}
+TINY = {
+    "n_systems": 1,
+    "n_initial": 1,
+    "stride": 32,
+    "hidden_sizes": (24,),
+    "population": 2,
+    "generations": 1,
+    "patience": 1,
+    "elite_every": 1,
+    "n_elite": 1,
+    "epochs": 1,
+    "final_epochs": 1,
+    "final_cycles": 2,
+    "tide_hidden": 16,
+    "runs": 2,
+}
 
 
 @pytest.fixture(scope="module")
@@ -36,16 +49,22 @@ def test_search_space_restricts_only_the_hidden_size():
     small = pc.search_space({"hidden_sizes": (24, 48)})
     assert full["hidden_size"].values == (72, 96, 120, 144, 168, 192, 216, 240)
     assert small["hidden_size"].values == (24, 48)
-    assert {k: v for k, v in small.items() if k != "hidden_size"} == \
-        {k: v for k, v in full.items() if k != "hidden_size"}
+    assert {k: v for k, v in small.items() if k != "hidden_size"} == {
+        k: v for k, v in full.items() if k != "hidden_size"
+    }
     assert len(pc.space_table(full)) == 22
 
 
 def test_partition_table_counts_windows(study):
     _, data, _ = study
     table = pc.partition_table(data)
-    assert list(table.index) == ["neural_train", "neural_val", "genetic_train", "genetic_val",
-                                 "test"]
+    assert list(table.index) == [
+        "neural_train",
+        "neural_val",
+        "genetic_train",
+        "genetic_val",
+        "test",
+    ]
     assert (table["trajectories"] == 1).all()
     assert table.loc["test", "windows"] == len(data["windows"]["test"])
 
@@ -112,8 +131,9 @@ def test_table_5_2_replication_pools_the_runs(study):
     assert len(table) == 8
     assert set(table["paper"]) >= {0.40, 0.57, 0.68, 94.3, 0.82, 0.73, 0.56, 99.8}
     pooled = pd.concat([r.crps for r in runs])
-    expected = table_5_2(pooled["PTN"].to_numpy(), pooled["Det."].to_numpy(),
-                         pooled["TiDE"].to_numpy())
+    expected = table_5_2(
+        pooled["PTN"].to_numpy(), pooled["Det."].to_numpy(), pooled["TiDE"].to_numpy()
+    )
     row = table.set_index("quantity").loc["TiDE: Q2"]
     assert row["ours"] == pytest.approx(expected.loc["Q2", "TiDE"])
     per_run = pc.per_run_table(runs)
@@ -150,9 +170,16 @@ def test_interesting_forecasts_on_constructed_quantiles():
     narrow = np.tile(0.5 + 0.01 * levels, (16, 1))
     wide = np.tile(levels, (16, 1))
     gapped = np.tile(np.where(levels < 0.5, levels * 0.2, 0.8 + levels * 0.2), (16, 1))
-    run = pc.RunResult(run=0, seed=0, search=None, history=pd.DataFrame(), agent={},
-                       operations=pd.DataFrame(), crps=pd.DataFrame(),
-                       quantiles=np.stack([narrow, wide, gapped]))
+    run = pc.RunResult(
+        run=0,
+        seed=0,
+        search=None,
+        history=pd.DataFrame(),
+        agent={},
+        operations=pd.DataFrame(),
+        crps=pd.DataFrame(),
+        quantiles=np.stack([narrow, wide, gapped]),
+    )
     assert pc.interesting_forecasts(run) == {"confident": 0, "multi-modal": 2}
 
 

@@ -57,16 +57,18 @@ def ratios(**values):
 
 
 def test_pattern_checks():
-    assert uf._pattern(ratios(F_Alea=4.0, F_Pred=4.0), "SD1",
-                       ignore_undefined=False)["pattern holds"]
+    assert uf._pattern(ratios(F_Alea=4.0, F_Pred=4.0), "SD1", ignore_undefined=False)[
+        "pattern holds"
+    ]
     assert not uf._pattern(ratios(F_Alea=1.1), "SD1", ignore_undefined=False)["pattern holds"]
     undefined = ratios(F_Alea=4.0, F_EOdd_y0=np.nan)
     assert not uf._pattern(undefined, "SD1", ignore_undefined=False)["pattern holds"]
     assert uf._pattern(undefined, "SD1", ignore_undefined=True)["pattern holds"]
     assert uf._pattern(ratios(F_Epis=2.5), "SD2", ignore_undefined=False)["pattern holds"]
     assert uf._pattern(ratios(F_EAcc=0.7), "SD3", ignore_undefined=False)["pattern holds"]
-    assert not uf._pattern(ratios(F_EAcc=0.7, F_Alea=1.3), "SD3",
-                           ignore_undefined=False)["pattern holds"]
+    assert not uf._pattern(ratios(F_EAcc=0.7, F_Alea=1.3), "SD3", ignore_undefined=False)[
+        "pattern holds"
+    ]
 
 
 def test_replication_tables_and_summaries_from_fixed_results():
@@ -96,10 +98,10 @@ def test_bands_are_applied():
 def test_pattern_summary_on_a_fake_study():
     rows = []
     for seed, alea in enumerate((4.0, 1.1)):
-        record = {"estimator": "bnn", "SD": "SD1", "seed": seed,
-                  **ratios(F_Alea=alea).to_dict()}
-        checks = uf._pattern(pd.Series({k: record[k] for k in ratios().index}), "SD1",
-                             ignore_undefined=False)
+        record = {"estimator": "bnn", "SD": "SD1", "seed": seed, **ratios(F_Alea=alea).to_dict()}
+        checks = uf._pattern(
+            pd.Series({k: record[k] for k in ratios().index}), "SD1", ignore_undefined=False
+        )
         record.update(checks)
         record["pattern holds (undefined ignored)"] = checks["pattern holds"]
         rows.append(record)
@@ -114,12 +116,16 @@ def test_paper_consistency_recovers_printed_ratios():
     table = uf.paper_consistency()
     alea = table[table["ratio"] == "F_Alea"]
     assert (alea["relative gap"].abs() < 0.01).all()  # printed U_a reproduce F_Alea
-    compas_sp = table[(table["table"] == "3 (COMPAS)") & (table["ratio"] == "F_SP")
-                      & (table["pair"] == "B/W")]
+    compas_sp = table[
+        (table["table"] == "3 (COMPAS)") & (table["ratio"] == "F_SP") & (table["pair"] == "B/W")
+    ]
     assert compas_sp["from printed rates"].iloc[0] == pytest.approx(2.86, abs=0.01)
     # the printed F_EOdd is neither the FPR nor the TPR ratio for COMPAS race
-    odd = table[(table["table"] == "3 (COMPAS)") & (table["pair"] == "B/W")
-                & table["ratio"].str.startswith("F_EOdd")]
+    odd = table[
+        (table["table"] == "3 (COMPAS)")
+        & (table["pair"] == "B/W")
+        & table["ratio"].str.startswith("F_EOdd")
+    ]
     assert (odd["relative gap"].abs() > 0.3).all()
 
 
@@ -180,7 +186,8 @@ def test_settings():
 
 needs_data = pytest.mark.skipif(
     not all(v is True for v in verify(["compas", "adult_train", "adult_test"]).values()),
-    reason="COMPAS / Adult not cached (run `fairbook data fetch`)")
+    reason="COMPAS / Adult not cached (run `fairbook data fetch`)",
+)
 
 
 @needs_data
@@ -199,19 +206,35 @@ def test_compas_run_and_replication_structure():
 
 
 def test_study_comparison_and_group_ordering():
-    study = pd.DataFrame({"estimator": "bnn", "SD": ["SD2", "SD2"], "F_Epis": [2.0, 1.0],
-                          "F_Alea": [1.0, 1.0], "pattern holds (undefined ignored)": [1, 0]})
+    study = pd.DataFrame(
+        {
+            "estimator": "bnn",
+            "SD": ["SD2", "SD2"],
+            "F_Epis": [2.0, 1.0],
+            "F_Alea": [1.0, 1.0],
+            "pattern holds (undefined ignored)": [1, 0],
+        }
+    )
     table = uf.study_comparison({"a": study, "b": study.assign(F_Epis=3.0)})
     assert table.loc["SD2", ("a", "F_Epis share unfair")] == 0.5
     assert table.loc["SD2", ("b", "F_Epis mean")] == 3.0
     rng = np.random.default_rng(0)
     n = 210
     p = rng.uniform(0.05, 0.95, n)
-    groups = {"race": np.repeat(["B", "W", "B"], 70).astype(object),
-              "sex": np.tile(["F", "M"], n // 2).astype(object),
-              "age": np.repeat(["<25", "25-45", ">45"], 70).astype(object)}
-    run = uf.Run("COMPAS", "bnn", None, np.zeros((n, 1)), rng.integers(0, 2, n), groups,
-                 np.stack([np.column_stack([1 - p, p])] * 2))
+    groups = {
+        "race": np.repeat(["B", "W", "B"], 70).astype(object),
+        "sex": np.tile(["F", "M"], n // 2).astype(object),
+        "age": np.repeat(["<25", "25-45", ">45"], 70).astype(object),
+    }
+    run = uf.Run(
+        "COMPAS",
+        "bnn",
+        None,
+        np.zeros((n, 1)),
+        rng.integers(0, 2, n),
+        groups,
+        np.stack([np.column_stack([1 - p, p])] * 2),
+    )
     order = uf.group_ordering(run)
     assert set(order.index) == set(seed000.TABLE_3_GROUPS)
     assert order["paper"].is_monotonic_decreasing

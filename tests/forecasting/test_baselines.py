@@ -30,9 +30,10 @@ def test_normal_quantiles_are_normal_ppf_and_monotone():
     q = normal_quantiles(mu, sd)
     assert q.shape == (1, 3, 111)
     assert (np.diff(q, axis=-1) > 0).all()
-    np.testing.assert_allclose(q, norm.ppf(quantile_levels(), loc=mu[..., None],
-                                           scale=sd[:, None]), rtol=1e-12)
-    np.testing.assert_allclose(q[..., 55], mu)                  # the median level is 0.5
+    np.testing.assert_allclose(
+        q, norm.ppf(quantile_levels(), loc=mu[..., None], scale=sd[:, None]), rtol=1e-12
+    )
+    np.testing.assert_allclose(q[..., 55], mu)  # the median level is 0.5
 
 
 def test_normal_crps_matches_closed_form_pointwise():
@@ -81,9 +82,12 @@ def test_normal_bad_input():
 def _data(n, seed):
     g = torch.Generator().manual_seed(seed)
     forecasts = torch.rand(n, 10, 16, 3, generator=g)
-    return {"static": torch.rand(n, 3, generator=g), "history": torch.rand(n, 16, 3, generator=g),
-            "forecasts": forecasts,
-            "target": forecasts[:, 0, :, 0] + 0.05 * torch.randn(n, 16, generator=g)}
+    return {
+        "static": torch.rand(n, 3, generator=g),
+        "history": torch.rand(n, 16, 3, generator=g),
+        "forecasts": forecasts,
+        "target": forecasts[:, 0, :, 0] + 0.05 * torch.randn(n, 16, generator=g),
+    }
 
 
 def test_tide_shapes_and_seeded_init():
@@ -95,8 +99,11 @@ def test_tide_shapes_and_seeded_init():
     for a, b in zip(m.state_dict().values(), m2.state_dict().values(), strict=True):
         torch.testing.assert_close(a, b)
     small = TiDE(n_forecasts=4, horizon=8, n_quantiles=5, history=6, seed=0)
-    assert tuple(small(torch.zeros(2, 3), torch.zeros(2, 6, 3),
-                       torch.zeros(2, 4, 8, 3)).shape) == (2, 8, 5)
+    assert tuple(small(torch.zeros(2, 3), torch.zeros(2, 6, 3), torch.zeros(2, 4, 8, 3)).shape) == (
+        2,
+        8,
+        5,
+    )
     assert tuple(ResidualBlock(4, 8, 2, layer_norm=False)(torch.ones(3, 4)).shape) == (3, 2)
 
 
@@ -117,18 +124,23 @@ def test_tide_bad_shapes():
 def test_training_learns_and_keeps_the_best_weights():
     train, val = _data(256, 1), _data(128, 2)
     model = TiDE(hidden=32, temporal_hidden=16, seed=0)
-    before = float(crps(predict_quantiles(model, val), val["target"].numpy().astype(float))
-                   .mean())
+    before = float(crps(predict_quantiles(model, val), val["target"].numpy().astype(float)).mean())
     hist = train_quantile_model(model, train, val, epochs=4, batch_size=32, lr=3e-3, seed=0)
     assert list(hist.columns) == ["epoch", "train_loss", "val_crps", "lr", "best"]
     assert hist["val_crps"].min() < 0.5 * before
     assert hist["train_loss"].iloc[-1] < hist["train_loss"].iloc[0]
-    after = float(crps(predict_quantiles(model, val), val["target"].numpy().astype(float))
-                  .mean())
+    after = float(crps(predict_quantiles(model, val), val["target"].numpy().astype(float)).mean())
     assert after == pytest.approx(hist["val_crps"].min(), rel=1e-5)
     # same seed, same numbers
-    again = train_quantile_model(TiDE(hidden=32, temporal_hidden=16, seed=0), train, val,
-                                 epochs=4, batch_size=32, lr=3e-3, seed=0)
+    again = train_quantile_model(
+        TiDE(hidden=32, temporal_hidden=16, seed=0),
+        train,
+        val,
+        epochs=4,
+        batch_size=32,
+        lr=3e-3,
+        seed=0,
+    )
     np.testing.assert_array_equal(hist["val_crps"].to_numpy(), again["val_crps"].to_numpy())
 
 
@@ -146,7 +158,7 @@ class _Constant(torch.nn.Module):
 def test_patience_and_plateau_schedule():
     d = _data(64, 3)
     hist = train_quantile_model(_Constant(), d, d, epochs=10, lr=1.0, patience=3)
-    assert len(hist) == 4                              # 1 best epoch + 3 stale ones
+    assert len(hist) == 4  # 1 best epoch + 3 stale ones
     # ReduceLROnPlateau(patience=1, factor=0.1): the lr drops after two stale epochs
     np.testing.assert_allclose(hist["lr"], [1.0, 1.0, 0.1, 0.1])
 

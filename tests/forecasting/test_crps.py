@@ -16,8 +16,12 @@ def brute_crps(quantiles, y):
     quantiles = np.asarray(quantiles, float)
     t_steps, c = quantiles.shape
     t1 = sum(abs(quantiles[t, j] - y[t]) for t in range(t_steps) for j in range(c)) / (t_steps * c)
-    t2 = sum(abs(quantiles[t, j] - quantiles[t, k])
-             for t in range(t_steps) for j in range(c) for k in range(c)) / (t_steps * c * c)
+    t2 = sum(
+        abs(quantiles[t, j] - quantiles[t, k])
+        for t in range(t_steps)
+        for j in range(c)
+        for k in range(c)
+    ) / (t_steps * c * c)
     return t1 - 0.5 * t2
 
 
@@ -37,8 +41,7 @@ finite = st.floats(-50, 50, allow_nan=False, allow_infinity=False)
 
 
 @settings(max_examples=60, deadline=None)
-@given(arrays(float, st.tuples(st.integers(1, 4), st.integers(1, 9)), elements=finite),
-       st.data())
+@given(arrays(float, st.tuples(st.integers(1, 4), st.integers(1, 9)), elements=finite), st.data())
 def test_crps_equals_the_double_loop(quantiles, data):
     n_steps = quantiles.shape[0]
     y = np.array(data.draw(st.lists(finite, min_size=n_steps, max_size=n_steps)))
@@ -118,10 +121,13 @@ def test_levels():
         quantile_levels(0)
 
 
-@pytest.mark.parametrize("q, y, match", [
-    (np.zeros(3), np.zeros(3), "shaped"),
-    (np.zeros((2, 3)), np.zeros(3), "shaped like"),
-])
+@pytest.mark.parametrize(
+    "q, y, match",
+    [
+        (np.zeros(3), np.zeros(3), "shaped"),
+        (np.zeros((2, 3)), np.zeros(3), "shaped like"),
+    ],
+)
 def test_bad_shapes(q, y, match):
     with pytest.raises(ValueError, match=match):
         crps(q, y)

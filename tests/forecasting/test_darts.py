@@ -31,9 +31,18 @@ def make_data(n=64, *, marker=0.0, seed=0, learnable=False):
 
 def make_net(seed=0, **genes):
     agent = sample(make_space(hidden_size=Choice([24])), np.random.default_rng(seed))
-    agent.update(dropout=0.0, first_dropout=0.0, noise_sd=0.0, normalisation="layer",
-                 weight_lr=3e-3, arch_lr=3e-3, weight_beta1=0.9, arch_beta1=0.9,
-                 weight_beta2=0.99, arch_beta2=0.99)
+    agent.update(
+        dropout=0.0,
+        first_dropout=0.0,
+        noise_sd=0.0,
+        normalisation="layer",
+        weight_lr=3e-3,
+        arch_lr=3e-3,
+        weight_beta1=0.9,
+        arch_beta1=0.9,
+        weight_beta2=0.99,
+        arch_beta2=0.99,
+    )
     agent.update(genes)
     return PTN.from_data(agent, make_data(2), n_quantiles=5, seed=seed)
 
@@ -42,9 +51,13 @@ class Recorder(PTN):
     """Snapshots (data marker, arch params, weight params) before every forward."""
 
     def forward(self, static, history, forecasts):
-        self.log.append((float(static[0, 2]),
-                         [p.detach().clone() for p in self.architecture_parameters()],
-                         [p.detach().clone() for p in self.weight_parameters()]))
+        self.log.append(
+            (
+                float(static[0, 2]),
+                [p.detach().clone() for p in self.architecture_parameters()],
+                [p.detach().clone() for p in self.weight_parameters()],
+            )
+        )
         return super().forward(static, history, forecasts)
 
 
@@ -57,14 +70,21 @@ def test_each_phase_moves_only_its_parameters():
     net = Recorder(base.agent, **base.shapes, seed=0)
     net.log = []
     train, val = make_data(48, marker=0.0, seed=1), make_data(48, marker=1.0, seed=2)
-    train_darts(net, train, val, epochs=2, weight_steps=3, arch_steps=2, batch_size=16,
-                progress=False)
+    train_darts(
+        net, train, val, epochs=2, weight_steps=3, arch_steps=2, batch_size=16, progress=False
+    )
     markers = [m for m, _, _ in net.log]
     assert markers == [0.0] * 3 + [1.0] * 2 + [0.0] * 3 + [1.0] * 2  # weights, then arch
-    snaps = net.log + [(None, [p.detach() for p in net.architecture_parameters()],
-                        [p.detach() for p in net.weight_parameters()])]
+    snaps = net.log + [
+        (
+            None,
+            [p.detach() for p in net.architecture_parameters()],
+            [p.detach() for p in net.weight_parameters()],
+        )
+    ]
     for (marker, arch, weights), (_, arch_next, weights_next) in zip(
-            snaps[:-1], snaps[1:], strict=True):
+        snaps[:-1], snaps[1:], strict=True
+    ):
         if marker == 0.0:  # a weight step on neural-train data
             assert _same(arch, arch_next) and not _same(weights, weights_next)
         else:  # an architecture step on neural-validation data
@@ -76,8 +96,17 @@ def test_loss_decreases_on_a_learnable_problem():
     net = make_net()
     train, val = make_data(128, seed=1, learnable=True), make_data(64, seed=2, learnable=True)
     before = evaluate_crps(net, val).mean()
-    hist = train_darts(net, train, val, epochs=12, weight_steps=10, arch_steps=5,
-                       batch_size=32, seed=0, progress=False)
+    hist = train_darts(
+        net,
+        train,
+        val,
+        epochs=12,
+        weight_steps=10,
+        arch_steps=5,
+        batch_size=32,
+        seed=0,
+        progress=False,
+    )
     after = evaluate_crps(net, val).mean()
     assert list(hist["epoch"]) == list(range(1, 13))
     assert hist["train_loss"].iloc[-3:].mean() < 0.5 * hist["train_loss"].iloc[:2].mean()
@@ -90,8 +119,14 @@ def test_loss_decreases_on_a_learnable_problem():
 class Constant(torch.nn.Module):
     """A model whose loss never changes: the plateau scheduler must fire."""
 
-    agent = {"weight_lr": 1e-3, "weight_beta1": 0.9, "weight_beta2": 0.99,
-             "arch_lr": 2e-4, "arch_beta1": 0.9, "arch_beta2": 0.99}
+    agent = {
+        "weight_lr": 1e-3,
+        "weight_beta1": 0.9,
+        "weight_beta2": 0.99,
+        "arch_lr": 2e-4,
+        "arch_beta1": 0.9,
+        "arch_beta2": 0.99,
+    }
 
     def __init__(self):
         super().__init__()
@@ -105,8 +140,13 @@ class Constant(torch.nn.Module):
         return [self.w]
 
     def operation_weights(self):
-        return pd.DataFrame({"subspace": ["s", "s"], "operation": ["a", "b"],
-                             "weight": torch.softmax(self.alpha, 0).tolist()})
+        return pd.DataFrame(
+            {
+                "subspace": ["s", "s"],
+                "operation": ["a", "b"],
+                "weight": torch.softmax(self.alpha, 0).tolist(),
+            }
+        )
 
     def forward(self, static, history, forecasts):
         zero = 0.0 * (self.alpha.sum() + self.w.sum())
@@ -146,8 +186,12 @@ def test_evaluate_crps_matches_the_score_of_the_outputs():
     assert scores.shape == (10,) and scores.dtype == np.float64
     net.eval()
     with torch.no_grad():
-        out = net(*(torch.as_tensor(data[k], dtype=torch.float32)
-                    for k in ("static", "history", "forecasts")))
+        out = net(
+            *(
+                torch.as_tensor(data[k], dtype=torch.float32)
+                for k in ("static", "history", "forecasts")
+            )
+        )
     expected = crps(out.double().numpy(), data["target"])
     np.testing.assert_allclose(scores, expected, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(evaluate_crps(net, data), scores, rtol=1e-5, atol=1e-6)
@@ -170,16 +214,34 @@ def test_errors():
 
 def test_make_evaluate_plugs_ptn_into_the_genetic_search():
     parts = [make_data(32, seed=s) for s in range(4)]
-    evaluate = make_evaluate(*parts, n_quantiles=5, epochs=1, weight_steps=2, arch_steps=1,
-                             batch_size=16)
+    evaluate = make_evaluate(
+        *parts, n_quantiles=5, epochs=1, weight_steps=2, arch_steps=1, batch_size=16
+    )
     space = make_space(hidden_size=Choice([24]))
     agent = sample(space, np.random.default_rng(0))
     f, f_v = evaluate(agent, 3)
     assert (f, f_v) == evaluate(agent, 3)  # seeded
     net = PTN.from_data(agent, parts[0], n_quantiles=5, seed=3)
-    train_darts(net, parts[0], parts[1], epochs=1, weight_steps=2, arch_steps=1,
-                batch_size=16, seed=3, progress=False)
+    train_darts(
+        net,
+        parts[0],
+        parts[1],
+        epochs=1,
+        weight_steps=2,
+        arch_steps=1,
+        batch_size=16,
+        seed=3,
+        progress=False,
+    )
     assert f_v == pytest.approx(evaluate_crps(net, parts[3]).mean())
-    result = genetic_search(space, evaluate, population=2, generations=2, n_elite=1,
-                            elite_every=1, seed=0, progress=False)
+    result = genetic_search(
+        space,
+        evaluate,
+        population=2,
+        generations=2,
+        n_elite=1,
+        elite_every=1,
+        seed=0,
+        progress=False,
+    )
     assert len(result.archive) == 4 and all(np.isfinite(a.f_v) for a in result.archive)

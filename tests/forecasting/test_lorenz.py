@@ -33,10 +33,12 @@ def _rk4(params, x0, t_end, n_steps):
     return np.array(out)
 
 
-@pytest.mark.parametrize("params, x0", [((10.0, 28.0, 8 / 3), (1.0, 1.0, 1.0)),
-                                        ((8.3, 27.95, 2.66), (-15.0, 12.0, 35.0))])
+@pytest.mark.parametrize(
+    "params, x0",
+    [((10.0, 28.0, 8 / 3), (1.0, 1.0, 1.0)), ((8.3, 27.95, 2.66), (-15.0, 12.0, 35.0))],
+)
 def test_matches_fixed_step_rk4(params, x0):
-    ref = _rk4(params, x0, 2.0, 20_000)[::1000]          # h = 1e-4, sampled every 0.1
+    ref = _rk4(params, x0, 2.0, 20_000)[::1000]  # h = 1e-4, sampled every 0.1
     got = simulate(*params, x0, t_end=2.0, n_times=21)
     np.testing.assert_allclose(got, ref, atol=1e-6, rtol=0)
 
@@ -58,8 +60,9 @@ def test_equilibria_are_fixed():
 
 
 def test_equilibria_values_and_error():
-    np.testing.assert_allclose(equilibria(10.0, 28.0, 8 / 3)[2],
-                               [-np.sqrt(72.0), -np.sqrt(72.0), 27.0])
+    np.testing.assert_allclose(
+        equilibria(10.0, 28.0, 8 / 3)[2], [-np.sqrt(72.0), -np.sqrt(72.0), 27.0]
+    )
     with pytest.raises(ValueError, match="rho > 1"):
         equilibria(10.0, 0.5, 8 / 3)
 
@@ -73,8 +76,9 @@ def test_shape_times_and_start():
 
 
 def test_ranges_match_the_protocol_and_are_respected():
-    np.testing.assert_allclose(PARAMETER_RANGES, [LORENZ_PROTOCOL[k] for k in
-                                                  ("sigma", "rho", "beta")])
+    np.testing.assert_allclose(
+        PARAMETER_RANGES, [LORENZ_PROTOCOL[k] for k in ("sigma", "rho", "beta")]
+    )
     p = sample_systems(2000, seed=4)
     lo, hi = PARAMETER_RANGES[:, 0], PARAMETER_RANGES[:, 1]
     assert ((p >= lo) & (p <= hi)).all()
@@ -98,8 +102,7 @@ def test_partitions_disjoint_seeded_and_independent_of_the_others():
         assert not np.allclose(a[name].params, c[name].params)
         assert a[name].trajectories.shape == (2, 2, 11, 3)
         np.testing.assert_array_equal(a[name].trajectories[:, :, 0], a[name].initial)
-    np.testing.assert_array_equal(only["genetic_val"].trajectories,
-                                  a["genetic_val"].trajectories)
+    np.testing.assert_array_equal(only["genetic_val"].trajectories, a["genetic_val"].trajectories)
     params = np.concatenate([a[n].params for n in PARTITIONS])
     assert len(np.unique(params, axis=0)) == len(params)
     ics = np.concatenate([a[n].initial.reshape(-1, 3) for n in PARTITIONS])
@@ -107,8 +110,7 @@ def test_partitions_disjoint_seeded_and_independent_of_the_others():
 
 
 def test_shared_systems():
-    p = make_partitions(n_systems=2, n_initial=1, t_end=1.0, n_times=3, share_systems=True,
-                        seed=1)
+    p = make_partitions(n_systems=2, n_initial=1, t_end=1.0, n_times=3, share_systems=True, seed=1)
     for name in PARTITIONS[1:]:
         np.testing.assert_array_equal(p[name].params, p["neural_train"].params)
         assert not np.allclose(p[name].initial, p["neural_train"].initial)
@@ -116,17 +118,22 @@ def test_shared_systems():
 
 def test_parallel_equals_serial():
     kw = dict(n_systems=1, n_initial=2, t_end=1.0, n_times=11, seed=2, partitions=("test",))
-    np.testing.assert_array_equal(make_partitions(n_jobs=2, **kw)["test"].trajectories,
-                                  make_partitions(n_jobs=1, **kw)["test"].trajectories)
+    np.testing.assert_array_equal(
+        make_partitions(n_jobs=2, **kw)["test"].trajectories,
+        make_partitions(n_jobs=1, **kw)["test"].trajectories,
+    )
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(x0=[1.0, 2.0]), "x0"),
-    (dict(x0=[np.nan, 0.0, 0.0]), "finite"),
-    (dict(t_end=0.0), "t_end"),
-    (dict(n_times=1), "n_times"),
-    (dict(rtol=0.0), "rtol"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(x0=[1.0, 2.0]), "x0"),
+        (dict(x0=[np.nan, 0.0, 0.0]), "finite"),
+        (dict(t_end=0.0), "t_end"),
+        (dict(n_times=1), "n_times"),
+        (dict(rtol=0.0), "rtol"),
+    ],
+)
 def test_simulate_bad_input(kwargs, match):
     args = {"x0": [1.0, 1.0, 1.0], **kwargs}
     x0 = args.pop("x0")
@@ -146,15 +153,15 @@ def test_partition_bad_input():
 def test_batched_rk4_matches_a_tight_dop853_and_ignores_the_batch():
     p = sample_systems(6, seed=0)
     x0 = sample_initial_conditions(6, seed=1)
-    ref = np.stack([simulate(*p[i], x0[i], t_end=2.0, n_times=21, rtol=1e-13, atol=1e-13)
-                    for i in range(6)])
+    ref = np.stack(
+        [simulate(*p[i], x0[i], t_end=2.0, n_times=21, rtol=1e-13, atol=1e-13) for i in range(6)]
+    )
     got = simulate_rk4(p, x0, t_end=2.0, n_times=21)
     np.testing.assert_allclose(got, ref, atol=1e-5, rtol=0)
     coarse = simulate_rk4(p, x0, t_end=2.0, n_times=21, substeps=20)
     # fourth order: 5x fewer steps, ~5^4 = 625x the error
     assert np.abs(coarse - ref).max() > 50 * np.abs(got - ref).max()
-    np.testing.assert_array_equal(simulate_rk4(p[2:3], x0[2:3], t_end=2.0, n_times=21)[0],
-                                  got[2])
+    np.testing.assert_array_equal(simulate_rk4(p[2:3], x0[2:3], t_end=2.0, n_times=21)[0], got[2])
 
 
 def test_partitions_with_rk4_track_dop853():

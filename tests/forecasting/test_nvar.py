@@ -44,8 +44,9 @@ def test_delay_embedding_skip():
 def _linear_orbits(n=4, t=60, seed=0):
     rng = np.random.default_rng(seed)
     theta = 0.3
-    a = 0.97 * np.array([[np.cos(theta), -np.sin(theta), 0.0],
-                         [np.sin(theta), np.cos(theta), 0.0], [0.0, 0.0, 0.5]])
+    a = 0.97 * np.array(
+        [[np.cos(theta), -np.sin(theta), 0.0], [np.sin(theta), np.cos(theta), 0.0], [0.0, 0.0, 0.5]]
+    )
     s = np.empty((n, t, 3))
     s[:, 0] = rng.normal(size=(n, 3))
     for i in range(t - 1):
@@ -80,9 +81,11 @@ def test_mlp_improves_a_non_quadratic_map():
     s[:, 0, 0] = [0.11, 0.23, 0.37, 0.52]
     for t in range(399):
         s[:, t + 1] = 3.9 * s[:, t] * (1 - s[:, t])
+
     def err(model):
         r = model.rolling(s[3])
         return np.abs(r[:-2, 1, 0] - s[3, 2:, 0]).mean()
+
     ridge = NVARForecaster(n_delays=1, horizon=2, epochs=0).fit(s[:3])
     mlp = NVARForecaster(n_delays=1, horizon=2, epochs=40, hidden=32, seed=0).fit(s[:3])
     assert mlp.history_[-1] < 0.5 * mlp.history_[0]

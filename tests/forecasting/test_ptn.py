@@ -12,8 +12,16 @@ from fairbook.forecasting.space import Choice, make_space, sample
 torch.set_num_threads(1)
 
 # deliberately odd, mutually distinct sizes so a swapped axis cannot go unnoticed
-SHAPES = dict(static_channels=2, history_steps=5, history_channels=4, n_forecasts=3,
-              forecast_steps=7, forecast_channels=6, target_steps=9, n_quantiles=11)
+SHAPES = dict(
+    static_channels=2,
+    history_steps=5,
+    history_channels=4,
+    n_forecasts=3,
+    forecast_steps=7,
+    forecast_channels=6,
+    target_steps=9,
+    n_quantiles=11,
+)
 N = 4
 
 
@@ -27,19 +35,27 @@ def make_agent(**genes):
 def inputs(seed=0, n=N):
     g = torch.Generator().manual_seed(seed)
     s = SHAPES
-    return (torch.randn(n, s["static_channels"], generator=g),
-            torch.randn(n, s["history_steps"], s["history_channels"], generator=g),
-            torch.randn(n, s["n_forecasts"], s["forecast_steps"], s["forecast_channels"],
-                        generator=g))
+    return (
+        torch.randn(n, s["static_channels"], generator=g),
+        torch.randn(n, s["history_steps"], s["history_channels"], generator=g),
+        torch.randn(n, s["n_forecasts"], s["forecast_steps"], s["forecast_channels"], generator=g),
+    )
 
 
 @pytest.mark.parametrize("heads", [2, 3, 4, 6, 8, 12])
 @pytest.mark.parametrize("normalisation", ["layer", "batch", "none"])
 def test_block_shapes(heads, normalisation):
-    agent = make_agent(history_heads=heads, forecast_heads=heads, normalisation=normalisation,
-                       history_embed_kernel=15, forecast_collapse_height=15,
-                       forecast_collapse_width=3, forecast_embed_kernel=9,
-                       output_temporal_kernel=7, output_feature_kernel=15)
+    agent = make_agent(
+        history_heads=heads,
+        forecast_heads=heads,
+        normalisation=normalisation,
+        history_embed_kernel=15,
+        forecast_collapse_height=15,
+        forecast_collapse_width=3,
+        forecast_embed_kernel=9,
+        output_temporal_kernel=7,
+        output_feature_kernel=15,
+    )
     net = PTN(agent, **SHAPES, seed=0)
     static, history, forecasts = inputs()
     d = 24
@@ -82,8 +98,11 @@ def test_causal_conv1d(kernel):
 
 
 def test_convs_along_time_inside_the_model_are_causal():
-    net = PTN(make_agent(history_conv_kernel=5, forecast_conv_kernel=3,
-                         output_feature_kernel=7), **SHAPES, seed=0)
+    net = PTN(
+        make_agent(history_conv_kernel=5, forecast_conv_kernel=3, output_feature_kernel=7),
+        **SHAPES,
+        seed=0,
+    )
     net.eval()
     x = torch.randn(2, 24, 24)  # (N, time, channels)
     for conv in (net.history_cell.ops[1], net.forecast_cell.ops[1]):
@@ -136,8 +155,11 @@ def test_operation_weights_choose_and_derive():
         net.history_cell.alpha.copy_(torch.tensor([0.0, 0.1, 2.0]))
         net.forecast_collapse.alpha.copy_(torch.tensor([1.0, 0.0]))
         net.forecast_cell.alpha.copy_(torch.tensor([3.0, 0.0, 0.0]))
-    assert net.chosen_operations() == {"history": "bigru", "forecast_collapse": "conv2d",
-                                       "forecasts": "attention"}
+    assert net.chosen_operations() == {
+        "history": "bigru",
+        "forecast_collapse": "conv2d",
+        "forecasts": "attention",
+    }
     table = net.operation_weights()
     assert table.groupby("subspace")["weight"].sum().to_numpy() == pytest.approx(1.0)
     net.derive()
@@ -204,8 +226,9 @@ def test_bad_agents_and_inputs_are_errors():
 def test_as_tensors_and_from_data():
     static, history, forecasts = inputs()
     target = np.zeros((N, 9))
-    data = SimpleNamespace(static=static.numpy(), history=history, forecasts=forecasts,
-                           target=target)
+    data = SimpleNamespace(
+        static=static.numpy(), history=history, forecasts=forecasts, target=target
+    )
     t = as_tensors(data)
     assert all(v.dtype == torch.float32 for v in t.values())
     assert as_tensors(vars(data))["target"].shape == (N, 9)

@@ -24,10 +24,12 @@ OPTIMUM = {"x": 0.3, "lr": 1e-3, "k": 7, "norm": "batch"}
 
 
 def distance(agent):
-    return ((agent["x"] - OPTIMUM["x"]) ** 2
-            + (math.log10(agent["lr"]) - math.log10(OPTIMUM["lr"])) ** 2 / 16
-            + ((agent["k"] - OPTIMUM["k"]) / 14) ** 2
-            + 0.1 * (agent["norm"] != OPTIMUM["norm"]))
+    return (
+        (agent["x"] - OPTIMUM["x"]) ** 2
+        + (math.log10(agent["lr"]) - math.log10(OPTIMUM["lr"])) ** 2 / 16
+        + ((agent["k"] - OPTIMUM["k"]) / 14) ** 2
+        + 0.1 * (agent["norm"] != OPTIMUM["norm"])
+    )
 
 
 class Evaluate:
@@ -43,8 +45,15 @@ class Evaluate:
 
 
 def run(**kwargs):
-    options = dict(population=10, generations=8, patience=None, elite_every=2, n_elite=2,
-                   seed=0, progress=False)
+    options = dict(
+        population=10,
+        generations=8,
+        patience=None,
+        elite_every=2,
+        n_elite=2,
+        seed=0,
+        progress=False,
+    )
     options.update(kwargs)
     evaluate = options.pop("evaluate", None) or Evaluate()
     return genetic_search(SPACE, evaluate, **options), evaluate
@@ -100,6 +109,7 @@ def test_elite_rounds_follow_the_frequency():
 
 def test_patience_stops_early():
     """A flat landscape: the best f_v never improves after generation 1."""
+
     def flat(agent, seed):
         return 1.0, 1.0
 
@@ -137,16 +147,24 @@ def test_resume_equals_a_straight_run(tmp_path):
     with pytest.raises(ValueError, match="other settings"):
         run(generations=4, checkpoint=path, population=6)
     with pytest.raises(ValueError, match="other settings"):
-        genetic_search({**SPACE, "x": Range(-2.0, 2.0)}, Evaluate(), population=10,
-                       generations=4, patience=None, elite_every=2, n_elite=2, seed=0,
-                       checkpoint=path, progress=False)
+        genetic_search(
+            {**SPACE, "x": Range(-2.0, 2.0)},
+            Evaluate(),
+            population=10,
+            generations=4,
+            patience=None,
+            elite_every=2,
+            n_elite=2,
+            seed=0,
+            checkpoint=path,
+            progress=False,
+        )
 
 
 def test_search_history_columns():
     result, _ = run(generations=3)
     hist = search_history(result)
-    assert list(hist.columns[:6]) == ["generation", "id", "f", "f_v", "score",
-                                      "best_fv_so_far"]
+    assert list(hist.columns[:6]) == ["generation", "id", "f", "f_v", "score", "best_fv_so_far"]
     assert set(SPACE) <= set(hist.columns)
     assert hist["id"].tolist() == list(range(30))
     assert (np.diff(hist["best_fv_so_far"]) <= 0).all()

@@ -14,21 +14,22 @@ from fairbook.papers.seed003 import TABLE_5_2_CHAOS
 
 
 def test_skill_score_hand_cases():
-    assert skill_score(0.0, 2.0) == 1.0                       # perfect
-    assert skill_score(2.0, 2.0) == 0.0                       # tie
-    assert skill_score(3.0, 2.0) == -0.5                      # baseline wins
-    assert np.isnan(skill_score(1.0, 0.0))                    # undefined
+    assert skill_score(0.0, 2.0) == 1.0  # perfect
+    assert skill_score(2.0, 2.0) == 0.0  # tie
+    assert skill_score(3.0, 2.0) == -0.5  # baseline wins
+    assert np.isnan(skill_score(1.0, 0.0))  # undefined
     np.testing.assert_allclose(skill_score([1.0, 4.0], [4.0, 1.0]), [0.75, -3.0])
 
 
 def test_quartiles_taken_per_set_then_scored():
-    model = np.arange(1.0, 101.0)                              # quartiles 25.75, 50.5, 75.25
-    baseline = np.arange(1.0, 101.0)[::-1] * 2                 # the same set, doubled, reordered
+    model = np.arange(1.0, 101.0)  # quartiles 25.75, 50.5, 75.25
+    baseline = np.arange(1.0, 101.0)[::-1] * 2  # the same set, doubled, reordered
     np.testing.assert_allclose(skill_quartiles(model, baseline), [0.5, 0.5, 0.5])
     q_m = np.quantile(model, [0.25, 0.5, 0.75])
-    base2 = np.linspace(10, 300, 37)                           # different size: allowed
-    np.testing.assert_allclose(skill_quartiles(model, base2),
-                               1 - q_m / np.quantile(base2, [0.25, 0.5, 0.75]))
+    base2 = np.linspace(10, 300, 37)  # different size: allowed
+    np.testing.assert_allclose(
+        skill_quartiles(model, base2), 1 - q_m / np.quantile(base2, [0.25, 0.5, 0.75])
+    )
 
 
 def test_sec_5_5_example_six_percent_below_zero():
@@ -45,7 +46,7 @@ def test_identical_sets_are_ties():
     x = np.random.default_rng(0).random(50)
     np.testing.assert_array_equal(skill_quartiles(x, x), 0.0)
     assert percent_improved(x, x) == 100.0
-    assert percent_improved([0.0, 1.0], [0.0, 0.5]) == 50.0    # 0 vs 0 is a tie
+    assert percent_improved([0.0, 1.0], [0.0, 0.5]) == 50.0  # 0 vs 0 is a tie
 
 
 def test_percent_improved_matches_the_percentile_of_zero():

@@ -42,9 +42,15 @@ def test_table_5_1_rows():
         assert s[f"{prefix}_beta1"] == Range(0.5, 0.99)
         assert s[f"{prefix}_beta2"] == Range(0.95, 0.999)
     assert s["normalisation"] == Choice(("layer", "batch", "none"), ordered=False)
-    for gene in ("history_embed_kernel", "history_conv_kernel", "forecast_collapse_width",
-                 "forecast_collapse_height", "forecast_conv_kernel", "output_temporal_kernel",
-                 "output_feature_kernel"):
+    for gene in (
+        "history_embed_kernel",
+        "history_conv_kernel",
+        "forecast_collapse_width",
+        "forecast_collapse_height",
+        "forecast_conv_kernel",
+        "output_temporal_kernel",
+        "output_feature_kernel",
+    ):
         assert s[gene].values == KERNELS and s[gene].ordered
     assert s["forecast_embed_kernel"].values == (1, 3, 5, 7, 9)
     with pytest.raises(TypeError):
@@ -67,8 +73,7 @@ def test_make_space_and_its_errors():
     with pytest.raises(ValueError, match="not divisible by history_heads 8"):
         make_space(hidden_size=Choice([36]))
     with pytest.raises(ValueError, match="even integer"):
-        make_space(hidden_size=Choice([25]), history_heads=Choice([5]),
-                   forecast_heads=Choice([5]))
+        make_space(hidden_size=Choice([25]), history_heads=Choice([5]), forecast_heads=Choice([5]))
     with pytest.raises(ValueError, match="expected a Choice or Range"):
         validate_space({"x": (0, 1)})
 
@@ -123,8 +128,9 @@ def test_crossover_child_inside_and_interpolates(seed, fa, fb):
         if isinstance(domain, Range):
             assert min(va, vb) <= vc <= max(va, vb)
             if domain.log:
-                assert math.log(vc) == pytest.approx(wa * math.log(va) + wb * math.log(vb),
-                                                     abs=1e-12)
+                assert math.log(vc) == pytest.approx(
+                    wa * math.log(va) + wb * math.log(vb), abs=1e-12
+                )
             else:
                 assert vc == pytest.approx(wa * va + wb * vb, abs=1e-12)
         elif domain.ordered:
@@ -149,15 +155,16 @@ def test_equal_fitness_gives_the_midpoint(seed, f):
 
 
 def test_hand_cases():
-    s = {"lr": Range(1e-5, 1e-3, log=True), "d": PTN_SPACE["hidden_size"],
-         "p": Range(0.0, 0.5)}
+    s = {"lr": Range(1e-5, 1e-3, log=True), "d": PTN_SPACE["hidden_size"], "p": Range(0.0, 0.5)}
     rng = np.random.default_rng(0)
-    child = crossover({"lr": 1e-5, "d": 72, "p": 0.0}, {"lr": 1e-3, "d": 120, "p": 0.4},
-                      2.0, 2.0, rng, space=s)
+    child = crossover(
+        {"lr": 1e-5, "d": 72, "p": 0.0}, {"lr": 1e-3, "d": 120, "p": 0.4}, 2.0, 2.0, rng, space=s
+    )
     assert child == {"lr": pytest.approx(1e-4), "d": 96, "p": pytest.approx(0.2)}
     # a three times better parent a gets weight 3/4
-    child = crossover({"lr": 1e-5, "d": 72, "p": 0.0}, {"lr": 1e-3, "d": 240, "p": 0.4},
-                      1.0, 3.0, rng, space=s)
+    child = crossover(
+        {"lr": 1e-5, "d": 72, "p": 0.0}, {"lr": 1e-3, "d": 240, "p": 0.4}, 1.0, 3.0, rng, space=s
+    )
     assert child["p"] == pytest.approx(0.1)
     assert child["lr"] == pytest.approx(10 ** (-5 + 0.25 * 2))
     assert child["d"] == 120  # 0.75*72 + 0.25*240 = 114 -> nearest 120
@@ -185,8 +192,10 @@ def test_unordered_choice_follows_the_weights():
     s = {"norm": PTN_SPACE["normalisation"]}
     rng = np.random.default_rng(5)
     n = 4000
-    hits = sum(crossover({"norm": "layer"}, {"norm": "none"}, 1.0, 3.0, rng, space=s)["norm"]
-               == "layer" for _ in range(n))
+    hits = sum(
+        crossover({"norm": "layer"}, {"norm": "none"}, 1.0, 3.0, rng, space=s)["norm"] == "layer"
+        for _ in range(n)
+    )
     assert abs(hits / n - 0.75) < 4 * math.sqrt(0.75 * 0.25 / n)
 
 
@@ -208,8 +217,11 @@ def test_mutation_rate_one_resamples_every_gene():
         if isinstance(domain, Range):
             assert all(v in domain and v != agent[name] for v in values)
             x = np.log(values) if domain.log else np.asarray(values)
-            lo, hi = (np.log(domain.low), np.log(domain.high)) if domain.log else (
-                domain.low, domain.high)
+            lo, hi = (
+                (np.log(domain.low), np.log(domain.high))
+                if domain.log
+                else (domain.low, domain.high)
+            )
             assert stats.kstest((x - lo) / (hi - lo), "uniform").pvalue > 1e-4, name
         else:
             counts = [values.count(v) for v in domain.values]
@@ -220,8 +232,7 @@ def test_mutation_rate_is_the_per_gene_probability():
     s = {f"x{i}": Range(0.0, 1.0) for i in range(50)}
     rng = np.random.default_rng(3)
     agent = {k: 0.5 for k in s}
-    changed = sum(sum(v != 0.5 for v in mutate(agent, 0.3, s, rng).values())
-                  for _ in range(100))
+    changed = sum(sum(v != 0.5 for v in mutate(agent, 0.3, s, rng).values()) for _ in range(100))
     assert abs(changed / 5000 - 0.3) < 4 * math.sqrt(0.3 * 0.7 / 5000)
 
 

@@ -19,11 +19,13 @@ torch.set_num_threads(1)
 
 @pytest.fixture(scope="module")
 def small():
-    parts = make_partitions(n_systems=2, n_initial=2, t_end=8.0, n_times=81, seed=0,
-                            partitions=("neural_train", "test"))
+    parts = make_partitions(
+        n_systems=2, n_initial=2, t_end=8.0, n_times=81, seed=0, partitions=("neural_train", "test")
+    )
     norm = Normaliser.fit(parts["neural_train"].trajectories)
     model = NVARForecaster(n_delays=2, epochs=1, hidden=8, seed=0).fit(
-        norm.transform(parts["neural_train"].trajectories))
+        norm.transform(parts["neural_train"].trajectories)
+    )
     return parts, norm, model
 
 
@@ -43,13 +45,12 @@ def test_contract_shapes_and_offsets(small):
     assert n == 2 * 2 * len(np.arange(15, 65, 3))
     for j in range(0, n, 7):
         s, i, t = w.system[j], w.start[j], w.t[j]
-        np.testing.assert_allclose(w.target[j], states[s, i, t + 1:t + 17, 0], rtol=1e-6)
-        np.testing.assert_allclose(w.history[j], states[s, i, t - 15:t + 1], rtol=1e-6)
+        np.testing.assert_allclose(w.target[j], states[s, i, t + 1 : t + 17, 0], rtol=1e-6)
+        np.testing.assert_allclose(w.history[j], states[s, i, t - 15 : t + 1], rtol=1e-6)
         for k in range(10):
             np.testing.assert_allclose(w.forecasts[j, k], rolled[s, i, t - k], rtol=1e-6)
         np.testing.assert_array_equal(w.deterministic[j], w.forecasts[j, 0, :, 0])
-        np.testing.assert_allclose(w.static[j], norm.transform_static(part.params[s]),
-                                   rtol=1e-6)
+        np.testing.assert_allclose(w.static[j], norm.transform_static(part.params[s]), rtol=1e-6)
 
 
 def test_target_is_the_raw_trajectory_after_inversion(small):
@@ -58,20 +59,20 @@ def test_target_is_the_raw_trajectory_after_inversion(small):
     raw = parts["test"].trajectories
     j = len(w) - 1
     s, i, t = w.system[j], w.start[j], w.t[j]
-    np.testing.assert_allclose(norm.inverse_channel(w.target[j]), raw[s, i, t + 1:t + 17, 0],
-                               atol=1e-4)
+    np.testing.assert_allclose(
+        norm.inverse_channel(w.target[j]), raw[s, i, t + 1 : t + 17, 0], atol=1e-4
+    )
 
 
 def test_make_windows_by_hand():
     s = np.arange(40.0).reshape(1, 1, 40, 1)
     rolled = s[..., None, :] + np.arange(1.0, 4.0)[:, None]
-    rolled[:, :, :2] = np.nan                                   # lag 2
+    rolled[:, :, :2] = np.nan  # lag 2
     w = make_windows(s, np.zeros((1, 1)), rolled, history=4, n_forecasts=3, burn_in=0)
-    assert w.t[0] == 4                                          # lag + n_forecasts − 1
-    assert w.t[-1] == 36                                        # T − H − 1
+    assert w.t[0] == 4  # lag + n_forecasts − 1
+    assert w.t[-1] == 36  # T − H − 1
     np.testing.assert_array_equal(w.forecasts[0, :, :, 0], [[5, 6, 7], [4, 5, 6], [3, 4, 5]])
-    w = make_windows(s, np.zeros((1, 1)), rolled, history=4, n_forecasts=3, burn_in=10,
-                     stride=4)
+    w = make_windows(s, np.zeros((1, 1)), rolled, history=4, n_forecasts=3, burn_in=10, stride=4)
     np.testing.assert_array_equal(w.t, [10, 14, 18, 22, 26, 30, 34])
 
 
@@ -103,16 +104,25 @@ def test_windows_subset_concat_torch(small):
 
 
 def test_pipeline_seeded_and_normalised_on_neural_train():
-    kw = dict(n_systems=1, n_initial=2, t_end=6.0, n_times=61, stride=6, seed=3,
-              nvar={"epochs": 1, "hidden": 8})
+    kw = dict(
+        n_systems=1,
+        n_initial=2,
+        t_end=6.0,
+        n_times=61,
+        stride=6,
+        seed=3,
+        nvar={"epochs": 1, "hidden": 8},
+    )
     a, b = lorenz_pipeline(**kw), lorenz_pipeline(**kw)
     for name, w in a["windows"].items():
         np.testing.assert_array_equal(w.forecasts, b["windows"][name].forecasts)
         np.testing.assert_array_equal(w.target, b["windows"][name].target)
     h = a["windows"]["neural_train"].history
     assert h.min() >= 0 and h.max() <= 1
-    np.testing.assert_allclose(a["normaliser"].state_min,
-                               a["partitions"]["neural_train"].trajectories.reshape(-1, 3).min(0))
+    np.testing.assert_allclose(
+        a["normaliser"].state_min,
+        a["partitions"]["neural_train"].trajectories.reshape(-1, 3).min(0),
+    )
 
 
 def test_bad_input():

@@ -17,7 +17,8 @@ def test_kl_js_ks_match_scipy(k):
         assert dv.kl_divergence(p, q) == pytest.approx(entropy(p, q), rel=1e-10)
         assert dv.js_distance(p, q) == pytest.approx(jensenshannon(p, q), rel=1e-9)
         assert dv.ks_statistic(p, q, method="entries") == pytest.approx(
-            ks_2samp(p, q, method="asymp").statistic)
+            ks_2samp(p, q, method="asymp").statistic
+        )
         by_hand = max(abs(sum(p[: i + 1]) - sum(q[: i + 1])) for i in range(k))
         assert dv.ks_statistic(p, q) == pytest.approx(by_hand)
 
@@ -31,8 +32,7 @@ def test_kl_with_zeros():
 
 def test_identical_distributions_are_at_zero():
     p = [0.2, 0.3, 0.5]
-    assert dv.divergences(p, p) == {"KS statistic": 0.0, "KL divergence": 0.0,
-                                    "JS distance": 0.0}
+    assert dv.divergences(p, p) == {"KS statistic": 0.0, "KL divergence": 0.0, "JS distance": 0.0}
 
 
 def test_one_hot_over_ten_reproduces_the_papers_real_activity_column():
@@ -53,19 +53,26 @@ def test_improvement_percent_reproduces_the_papers_row():
 
 def test_proportions():
     assert dv.proportions(["b", "b", "a", "c"], ["a", "b", "c", "d"]).tolist() == [
-        0.25, 0.5, 0.25, 0.0]
+        0.25,
+        0.5,
+        0.25,
+        0.0,
+    ]
     with pytest.raises(ValueError, match="not among"):
         dv.proportions(["z"], ["a"])
     with pytest.raises(ValueError, match="empty"):
         dv.proportions([], ["a"])
 
 
-@pytest.mark.parametrize("p, q, message", [
-    ([0.5, 0.6], [0.5, 0.5], "sum to 1"),
-    ([-0.5, 1.5], [0.5, 0.5], "non-negative"),
-    ([0.5, 0.5], [1 / 3] * 3, "same length"),
-    ([[0.5, 0.5]], [0.5, 0.5], "1-D"),
-])
+@pytest.mark.parametrize(
+    "p, q, message",
+    [
+        ([0.5, 0.6], [0.5, 0.5], "sum to 1"),
+        ([-0.5, 1.5], [0.5, 0.5], "non-negative"),
+        ([0.5, 0.5], [1 / 3] * 3, "same length"),
+        ([[0.5, 0.5]], [0.5, 0.5], "1-D"),
+    ],
+)
 def test_bad_input(p, q, message):
     with pytest.raises(ValueError, match=message):
         dv.divergences(p, q)

@@ -14,23 +14,36 @@ def toy(n=1200, seed=0):
     """who a (80 %) / b (20 %); act depends on who; v ≈ −2 for a, +2 for b."""
     rng = np.random.default_rng(seed)
     who = rng.choice(["a", "b"], n, p=[0.8, 0.2])
-    act = np.where(who == "a", rng.choice(["x", "y", "z"], n, p=[0.7, 0.2, 0.1]),
-                   rng.choice(["x", "y", "z"], n, p=[0.1, 0.2, 0.7]))
+    act = np.where(
+        who == "a",
+        rng.choice(["x", "y", "z"], n, p=[0.7, 0.2, 0.1]),
+        rng.choice(["x", "y", "z"], n, p=[0.1, 0.2, 0.7]),
+    )
     v = np.where(who == "a", -2.0, 2.0) + 0.5 * rng.normal(size=n)
     return pd.DataFrame({"who": who, "act": act, "v": v})
 
 
 def model(**kwargs):
-    opts = {"continuous": ["v"], "categorical": ["act"], "epochs": 100, "batch_size": 100,
-            "hidden": (32, 32), "lr": 2e-3, "noise_dim": 8, "progress": False, "seed": 0}
+    opts = {
+        "continuous": ["v"],
+        "categorical": ["act"],
+        "epochs": 100,
+        "batch_size": 100,
+        "hidden": (32, 32),
+        "lr": 2e-3,
+        "noise_dim": 8,
+        "progress": False,
+        "seed": 0,
+    }
     opts.update(kwargs)
     return ConditionalHydraGAN(**opts)
 
 
 @pytest.fixture(scope="module")
 def fitted():
-    return model(diversity_weight=200.0).fit(toy(), conditions=["who"], diversity_column="act",
-                                             target={"x": 0.2, "y": 0.3, "z": 0.5})
+    return model(diversity_weight=200.0).fit(
+        toy(), conditions=["who"], diversity_column="act", target={"x": 0.2, "y": 0.3, "z": 0.5}
+    )
 
 
 def test_allocate_is_exact():
@@ -61,8 +74,9 @@ def test_diversity_target_is_met(fitted):
 
 
 def test_without_diversity_the_proportions_follow_the_data():
-    gan = model(diversity_weight=0.0).fit(toy(), conditions=["who"], diversity_column="act",
-                                          target={"x": 0.2, "y": 0.3, "z": 0.5})
+    gan = model(diversity_weight=0.0).fit(
+        toy(), conditions=["who"], diversity_column="act", target={"x": 0.2, "y": 0.3, "z": 0.5}
+    )
     x, _ = gan.sample_encoded(4000, seed=3)
     # under uniform conditions the data's mixture is ½(0.7, 0.2, 0.1) + ½(0.1, 0.2, 0.7)
     assert np.abs(gan.generated_proportions(x).to_numpy() - [0.4, 0.2, 0.4]).max() < 0.12
@@ -96,18 +110,21 @@ def test_outputs_and_two_condition_columns():
         gan.generated_proportions(np.zeros((2, 4)))
 
 
-@pytest.mark.parametrize("fit_kwargs, message", [
-    ({"conditions": ["act"]}, "both data and condition"),
-    ({"conditions": []}, "at least one condition"),
-    ({"conditions": ["nope"]}, "not in the data"),
-    ({"conditions": ["who"], "diversity_column": "v"}, "must be categorical"),
-    ({"conditions": ["who"], "diversity_column": "zz"}, "unknown column"),
-    ({"conditions": ["who"], "diversity_column": "act", "target": [0.5, 0.5]}, "3 entries"),
-    ({"conditions": ["who"], "diversity_column": "act", "target": [0.5, 0.5, 0.5]}, "sum to 1"),
-    ({"conditions": ["who"], "diversity_column": "act", "target": {"w": 1.0}}, "unknown categ"),
-    ({"conditions": ["who"], "diversity_column": "act", "target": "flat"}, "'uniform'"),
-    ({"conditions": ["who"], "condition_target": {"c": 1.0}}, "unknown categ"),
-])
+@pytest.mark.parametrize(
+    "fit_kwargs, message",
+    [
+        ({"conditions": ["act"]}, "both data and condition"),
+        ({"conditions": []}, "at least one condition"),
+        ({"conditions": ["nope"]}, "not in the data"),
+        ({"conditions": ["who"], "diversity_column": "v"}, "must be categorical"),
+        ({"conditions": ["who"], "diversity_column": "zz"}, "unknown column"),
+        ({"conditions": ["who"], "diversity_column": "act", "target": [0.5, 0.5]}, "3 entries"),
+        ({"conditions": ["who"], "diversity_column": "act", "target": [0.5, 0.5, 0.5]}, "sum to 1"),
+        ({"conditions": ["who"], "diversity_column": "act", "target": {"w": 1.0}}, "unknown categ"),
+        ({"conditions": ["who"], "diversity_column": "act", "target": "flat"}, "'uniform'"),
+        ({"conditions": ["who"], "condition_target": {"c": 1.0}}, "unknown categ"),
+    ],
+)
 def test_bad_specs_raise(fit_kwargs, message):
     with pytest.raises(ValueError, match=message):
         model(epochs=1).fit(toy(100), **fit_kwargs)

@@ -8,8 +8,14 @@ from fairbook.generative.tabular import TabularEncoder
 
 
 def frame():
-    return pd.DataFrame({"x": [1.0, 3.0, 2.0, 5.0], "k": [7, 7, 7, 7],
-                         "c": ["b", "a", "c", "a"], "d": [True, False, True, True]})
+    return pd.DataFrame(
+        {
+            "x": [1.0, 3.0, 2.0, 5.0],
+            "k": [7, 7, 7, 7],
+            "c": ["b", "a", "c", "a"],
+            "d": [True, False, True, True],
+        }
+    )
 
 
 def test_round_trip_and_layout():
@@ -41,23 +47,29 @@ def test_continuous_decode_is_clipped_to_the_range():
     assert enc.inverse_transform(np.array([[2.0], [-3.0]]))["x"].tolist() == [5.0, 1.0]
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"continuous": ["x"], "categorical": ["x"]}, "both continuous and categorical"),
-    ({"continuous": ["x", "x"]}, "listed twice"),
-    ({}, "at least one"),
-    ({"continuous": [1]}, "column names"),
-    ({"continuous": 5}, "list of column names"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"continuous": ["x"], "categorical": ["x"]}, "both continuous and categorical"),
+        ({"continuous": ["x", "x"]}, "listed twice"),
+        ({}, "at least one"),
+        ({"continuous": [1]}, "column names"),
+        ({"continuous": 5}, "list of column names"),
+    ],
+)
 def test_bad_specs(kwargs, message):
     with pytest.raises(ValueError, match=message):
         TabularEncoder(**kwargs)
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"continuous": ["zz"]}, "not in the data"),
-    ({"continuous": ["c"]}, "not numeric"),
-    ({"categorical": ["k"]}, "two or more categories"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"continuous": ["zz"]}, "not in the data"),
+        ({"continuous": ["c"]}, "not numeric"),
+        ({"categorical": ["k"]}, "two or more categories"),
+    ],
+)
 def test_bad_columns_at_fit(kwargs, message):
     with pytest.raises(ValueError, match=message):
         TabularEncoder(**kwargs).fit(frame())

@@ -9,13 +9,13 @@ from fairbook.generative.wgan import Critic, Generator, gradient_penalty
 torch.set_num_threads(1)
 
 
-@pytest.mark.parametrize("w, expected", [([3.0, 4.0], 160.0), ([0.6, 0.8], 0.0),
-                                         ([0.0, 0.5], 2.5)])
+@pytest.mark.parametrize("w, expected", [([3.0, 4.0], 160.0), ([0.6, 0.8], 0.0), ([0.0, 0.5], 2.5)])
 def test_linear_critic_penalty_is_lambda_norm_minus_one_squared(w, expected):
     w = torch.tensor(w)
     real, fake = torch.randn(7, 2), torch.randn(7, 2)
-    gp = gradient_penalty(lambda x: x @ w, real, fake, lam=10.0,
-                          generator=torch.Generator().manual_seed(0))
+    gp = gradient_penalty(
+        lambda x: x @ w, real, fake, lam=10.0, generator=torch.Generator().manual_seed(0)
+    )
     assert float(gp.detach()) == pytest.approx(expected, abs=1e-5)
 
 
@@ -23,8 +23,9 @@ def test_penalty_gradient_for_a_linear_layer():
     # d/dw λ(‖w‖ − 1)² = 2λ(‖w‖ − 1) w / ‖w‖, whatever the points
     torch.manual_seed(0)
     layer = torch.nn.Linear(3, 1, bias=True)
-    gp = gradient_penalty(lambda x: layer(x).squeeze(1), torch.randn(5, 3), torch.randn(5, 3),
-                          lam=4.0)
+    gp = gradient_penalty(
+        lambda x: layer(x).squeeze(1), torch.randn(5, 3), torch.randn(5, 3), lam=4.0
+    )
     gp.backward()
     w = layer.weight.detach()[0]
     norm = w.norm()
@@ -56,8 +57,9 @@ def test_penalty_bad_input():
     with pytest.raises(ValueError, match="shapes"):
         gradient_penalty(lambda x: x.sum(1), torch.zeros(3, 2), torch.zeros(4, 2))
     with pytest.raises(ValueError, match="eps"):
-        gradient_penalty(lambda x: x.sum(1), torch.zeros(3, 2), torch.zeros(3, 2),
-                         eps=torch.zeros(3))
+        gradient_penalty(
+            lambda x: x.sum(1), torch.zeros(3, 2), torch.zeros(3, 2), eps=torch.zeros(3)
+        )
     with pytest.raises(ValueError, match="lam"):
         gradient_penalty(lambda x: x.sum(1), torch.zeros(3, 2), torch.zeros(3, 2), lam=-1)
 

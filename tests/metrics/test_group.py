@@ -47,10 +47,18 @@ def test_every_comparison_by_hand():
     mcc_i = (12 - 2) / np.sqrt(5 * 4 * 6 * 5)
     mcc_j = (1 - 2) / np.sqrt(2 * 3 * 2 * 3)
     expected = {
-        "ACCD": 0.7 - 0.4, "MCCD": mcc_i - mcc_j, "DI": 0.5 / 0.4, "PP": 3 / 5 - 1 / 2,
-        "TE": 1 / 2 - 2 / 1, "AAOD": 0.5 * (abs(2 / 6 - 1 / 2) + abs(3 / 4 - 1 / 3)),
-        "DCA": 4 / 5 - 3 / 2, "DCR": 2 / 3 - 6 / 5, "DPPL": 0.5 - 0.4,
-        "OFI": (2 - 1) / 10 - (1 - 2) / 5, "EO": 0.0, "SP": 0.0,
+        "ACCD": 0.7 - 0.4,
+        "MCCD": mcc_i - mcc_j,
+        "DI": 0.5 / 0.4,
+        "PP": 3 / 5 - 1 / 2,
+        "TE": 1 / 2 - 2 / 1,
+        "AAOD": 0.5 * (abs(2 / 6 - 1 / 2) + abs(3 / 4 - 1 / 3)),
+        "DCA": 4 / 5 - 3 / 2,
+        "DCR": 2 / 3 - 6 / 5,
+        "DPPL": 0.5 - 0.4,
+        "OFI": (2 - 1) / 10 - (1 - 2) / 5,
+        "EO": 0.0,
+        "SP": 0.0,
     }
     assert set(expected) == set(COMPARISONS)
     for name, value in expected.items():
@@ -105,8 +113,15 @@ def seed004_example():
 def test_seed004_table_3_through_bias_report():
     df = seed004_example()
     report = bias_report(df.y_true, df.y_pred, df.group)
-    printed = {"DP": 20.0, "DI_BAR": 33.6, "SPSF": 10.0, "FPSF": 20.0, "EOFP": 40.0,
-               "EOTP": 40.0, "BA": 10.1}
+    printed = {
+        "DP": 20.0,
+        "DI_BAR": 33.6,
+        "SPSF": 10.0,
+        "FPSF": 20.0,
+        "EOFP": 40.0,
+        "EOTP": 40.0,
+        "BA": 10.1,
+    }
     for name, value in printed.items():
         assert round(100 * report.loc["overall", name], 1) == value, name
     assert list(report.index) == ["Cook", "Sport", "overall"]
@@ -125,13 +140,20 @@ def test_bias_report_positive_row_only():
 def test_bias_report_invariant_to_row_order():
     df = seed004_example()
     shuffled = df.sample(frac=1.0, random_state=3)
-    pd.testing.assert_frame_equal(bias_report(df.y_true, df.y_pred, df.group),
-                                  bias_report(shuffled.y_true, shuffled.y_pred, shuffled.group))
+    pd.testing.assert_frame_equal(
+        bias_report(df.y_true, df.y_pred, df.group),
+        bias_report(shuffled.y_true, shuffled.y_pred, shuffled.group),
+    )
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2), st.sampled_from("abc")),
-                min_size=2, max_size=80))
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 2), st.integers(0, 2), st.sampled_from("abc")),
+        min_size=2,
+        max_size=80,
+    )
+)
 def test_bias_report_ranges(rows):
     y_true, y_pred, groups = map(np.array, zip(*rows, strict=True))
     if len(set(groups)) < 2:
@@ -171,11 +193,14 @@ def test_agrees_with_fairlearn():
     y_pred = np.where(rng.random(n) < np.where(groups == "x", 0.3, 0.6), 1, 0)
     report = bias_report(y_true, y_pred, groups, positive=1)
     assert report.loc[1, "DP"] == pytest.approx(
-        demographic_parity_difference(y_true, y_pred, sensitive_features=groups))
+        demographic_parity_difference(y_true, y_pred, sensitive_features=groups)
+    )
     assert max(report.loc[1, "EOTP"], report.loc[1, "EOFP"]) == pytest.approx(
-        equalized_odds_difference(y_true, y_pred, sensitive_features=groups))
+        equalized_odds_difference(y_true, y_pred, sensitive_features=groups)
+    )
     assert compare("DPPL", *_two_group_cms(y_true, y_pred, groups)) == pytest.approx(
-        -demographic_parity_difference(y_true, y_pred, sensitive_features=groups))
+        -demographic_parity_difference(y_true, y_pred, sensitive_features=groups)
+    )
 
 
 def _two_group_cms(y_true, y_pred, groups):

@@ -45,8 +45,7 @@ def test_consistency_by_hand():
     # row 0: neighbours 1, 2 -> 1 - |1 - .5| = .5; row 2: neighbours 1, 0 -> 1 - |0 - 1| = 0
     np.testing.assert_allclose(scores, [0.5, 0.5, 0.0, 1.0, 1.0, 1.0])
     u = [0.1, 0.1, 0.1, 0.3, 0.3, 0.5]
-    np.testing.assert_allclose(consistency(u, X, k=2, scale="none"),
-                               [1, 1, 1, 0.9, 0.9, 0.8])
+    np.testing.assert_allclose(consistency(u, X, k=2, scale="none"), [1, 1, 1, 0.9, 0.9, 0.8])
 
 
 def test_by_group_and_table():
@@ -55,9 +54,15 @@ def test_by_group_and_table():
     assert series.to_dict() == {"B(+)": 0.75, "W(+)": 1.0, "W(-)": 0.0}
     counts = consistency_by_group(scores, ["B", "B", "W", "W"], [1, 1, 0, 1], statistic="count")
     assert counts.to_dict() == {"B(+)": 2, "W(+)": 1, "W(-)": 1}
-    table = individual_fairness([[0.0], [0.1], [5.0], [5.1]], [1, 1, 0, 0],
-                                {"U_a": [0.1, 0.2, 0.3, 0.3]}, ["B", "B", "W", "W"],
-                                [1, 1, 0, 0], k=1, scale="none")
+    table = individual_fairness(
+        [[0.0], [0.1], [5.0], [5.1]],
+        [1, 1, 0, 0],
+        {"U_a": [0.1, 0.2, 0.3, 0.3]},
+        ["B", "B", "W", "W"],
+        [1, 1, 0, 0],
+        k=1,
+        scale="none",
+    )
     assert list(table.columns) == ["n", "F_y", "F_U_a"]
     assert table.loc["B(+)", "F_U_a"] == pytest.approx(0.9)
     assert table["n"].tolist() == [2, 2]

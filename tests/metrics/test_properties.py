@@ -79,11 +79,14 @@ def test_brute_force_symmetry_of_ofi_on_a_small_grid():
         assert compare("OFI", ci, cj) == pytest.approx(-compare("OFI", cj, ci))
 
 
-@pytest.mark.parametrize(("call", "message"), [
-    (lambda: check_properties("XYZ"), "unknown comparison"),
-    (lambda: all_confusion_matrices(0), "positive integer"),
-    (lambda: all_confusion_matrices(2.5), "positive integer"),
-])
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: check_properties("XYZ"), "unknown comparison"),
+        (lambda: all_confusion_matrices(0), "positive integer"),
+        (lambda: all_confusion_matrices(2.5), "positive integer"),
+    ],
+)
 def test_bad_input(call, message):
     with pytest.raises(ValueError, match=message):
         call()

@@ -14,17 +14,31 @@ from fairbook.metrics import METRICS, compute, compute_all, undefined_reason
 CM = [3, 1, 2, 4]  # TP FN FP TN, n = 10
 
 EXPECTED = {  # hand computed from the corrected Tables 2.2–2.4
-    "ACC": 7 / 10, "PREV": 4 / 10, "PPR": 5 / 10, "INACC": 3 / 10, "NPREV": 6 / 10,
-    "PNR": 5 / 10, "TPR": 3 / 4, "FPR": 2 / 6, "TNR": 4 / 6, "FNR": 1 / 4, "PPV": 3 / 5,
-    "NPV": 4 / 5, "FDR": 2 / 5, "FOR": 1 / 5, "F1": 6 / 9,
-    "MCC": (12 - 2) / np.sqrt(5 * 4 * 6 * 5), "B": (2 - 1) / 10,
+    "ACC": 7 / 10,
+    "PREV": 4 / 10,
+    "PPR": 5 / 10,
+    "INACC": 3 / 10,
+    "NPREV": 6 / 10,
+    "PNR": 5 / 10,
+    "TPR": 3 / 4,
+    "FPR": 2 / 6,
+    "TNR": 4 / 6,
+    "FNR": 1 / 4,
+    "PPV": 3 / 5,
+    "NPV": 4 / 5,
+    "FDR": 2 / 5,
+    "FOR": 1 / 5,
+    "F1": 6 / 9,
+    "MCC": (12 - 2) / np.sqrt(5 * 4 * 6 * 5),
+    "B": (2 - 1) / 10,
     "PT": (np.sqrt(0.75 / 3) - 1 / 3) / (0.75 - 1 / 3),
 }
 
 
 def small_matrices(n_max=6):
-    return np.array([c for c in itertools.product(range(n_max + 1), repeat=4)
-                     if 0 < sum(c) <= n_max])
+    return np.array(
+        [c for c in itertools.product(range(n_max + 1), repeat=4) if 0 < sum(c) <= n_max]
+    )
 
 
 def test_catalogue_and_formulas_agree():
@@ -53,8 +67,15 @@ def test_real_valued_counts_are_accepted():
 
 def test_complements_over_all_small_matrices():
     cms = small_matrices()
-    pairs = [("ACC", "INACC"), ("PREV", "NPREV"), ("PPR", "PNR"), ("TPR", "FNR"),
-             ("FPR", "TNR"), ("PPV", "FDR"), ("NPV", "FOR")]
+    pairs = [
+        ("ACC", "INACC"),
+        ("PREV", "NPREV"),
+        ("PPR", "PNR"),
+        ("TPR", "FNR"),
+        ("FPR", "TNR"),
+        ("PPV", "FDR"),
+        ("NPV", "FOR"),
+    ]
     for a, b in pairs:
         total = compute(a, cms) + compute(b, cms)
         defined = ~np.isnan(total)
@@ -63,10 +84,21 @@ def test_complements_over_all_small_matrices():
 
 @pytest.mark.parametrize(
     ("name", "cm"),
-    [("TPR", [0, 0, 1, 1]), ("FNR", [0, 0, 1, 1]), ("FPR", [1, 1, 0, 0]),
-     ("TNR", [1, 1, 0, 0]), ("PPV", [0, 1, 0, 1]), ("FDR", [0, 1, 0, 1]),
-     ("NPV", [1, 0, 1, 0]), ("FOR", [1, 0, 1, 0]), ("F1", [0, 0, 0, 5]),
-     ("MCC", [3, 0, 2, 0]), ("PT", [1, 1, 1, 1]), ("ACC", [0, 0, 0, 0]), ("B", [0, 0, 0, 0])],
+    [
+        ("TPR", [0, 0, 1, 1]),
+        ("FNR", [0, 0, 1, 1]),
+        ("FPR", [1, 1, 0, 0]),
+        ("TNR", [1, 1, 0, 0]),
+        ("PPV", [0, 1, 0, 1]),
+        ("FDR", [0, 1, 0, 1]),
+        ("NPV", [1, 0, 1, 0]),
+        ("FOR", [1, 0, 1, 0]),
+        ("F1", [0, 0, 0, 5]),
+        ("MCC", [3, 0, 2, 0]),
+        ("PT", [1, 1, 1, 1]),
+        ("ACC", [0, 0, 0, 0]),
+        ("B", [0, 0, 0, 0]),
+    ],
 )
 def test_holes_are_nan_with_a_reason(name, cm):
     assert np.isnan(compute(name, cm))
@@ -102,9 +134,15 @@ def test_ranges(cm):
 
 @pytest.mark.parametrize(
     ("cm", "message"),
-    [([1, 2, 3], "last axis of length 4"), (5, "last axis"), ([1, -1, 0, 0], "negative"),
-     ([1, np.nan, 0, 0], "non-finite"), ([1, np.inf, 0, 0], "non-finite"),
-     (["a", "b", "c", "d"], "numeric"), (np.zeros((2, 5)), "last axis")],
+    [
+        ([1, 2, 3], "last axis of length 4"),
+        (5, "last axis"),
+        ([1, -1, 0, 0], "negative"),
+        ([1, np.nan, 0, 0], "non-finite"),
+        ([1, np.inf, 0, 0], "non-finite"),
+        (["a", "b", "c", "d"], "numeric"),
+        (np.zeros((2, 5)), "last axis"),
+    ],
 )
 def test_bad_counts_raise(cm, message):
     with pytest.raises(ValueError, match=message):

@@ -34,4 +34,5 @@ def test_table_3_5_improvement_is_relative():
     for metric, parts in seed003.TABLE_3_5.items():
         for part, v in parts.items():
             assert 100 * (v["Real"] - v["Synthetic"]) / v["Real"] == pytest.approx(
-                v["Improvement %"], abs=0.06), (metric, part)
+                v["Improvement %"], abs=0.06
+            ), (metric, part)

@@ -37,7 +37,8 @@ def test_enumeration_equals_brute_force(n):
 
 def test_enumeration_of_m1_and_m2_matches_equations_4_3_and_4_4():
     assert sorted(map(tuple, comb.enumerate_confusion_matrices(1).tolist())) == sorted(
-        [(1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1)])
+        [(1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1)]
+    )
     assert len(comb.enumerate_confusion_matrices(2)) == 10
 
 

@@ -90,17 +90,20 @@ def test_additive():
     assert out.tolist() == [[1, 1, 1, 1], [2, 2, 2, 2]]
 
 
-@pytest.mark.parametrize(("call", "message"), [
-    (lambda: cps.smooth([1, -1, 2, 3], [1, 1, 1, 1], 5), "negative"),
-    (lambda: cps.smooth([1, 1, 2, 3], [0, 0, 0, 0], 5), "positive total"),
-    (lambda: cps.smooth([1, 1, 2, 3], [1, 1, 1, 1], -1), "lam"),
-    (lambda: cps.smooth([1, 1, 2, 3], [1, 1, 1, 1], np.nan), "lam"),
-    (lambda: cps.smooth([1, 1, 2, 3], [1, 1, 1], 5), "length 4"),
-    (lambda: cps.smooth(np.ones((2, 4)), np.ones((3, 4)), 5), "broadcast"),
-    (lambda: cps.additive([1, 1, 2, 3], -0.5), "eps"),
-    (lambda: cps.additive([1, 1, 2, 3], np.inf), "eps"),
-    (lambda: cps.additive([1, 1, np.nan, 3], 1), "non-finite"),
-])
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: cps.smooth([1, -1, 2, 3], [1, 1, 1, 1], 5), "negative"),
+        (lambda: cps.smooth([1, 1, 2, 3], [0, 0, 0, 0], 5), "positive total"),
+        (lambda: cps.smooth([1, 1, 2, 3], [1, 1, 1, 1], -1), "lam"),
+        (lambda: cps.smooth([1, 1, 2, 3], [1, 1, 1, 1], np.nan), "lam"),
+        (lambda: cps.smooth([1, 1, 2, 3], [1, 1, 1], 5), "length 4"),
+        (lambda: cps.smooth(np.ones((2, 4)), np.ones((3, 4)), 5), "broadcast"),
+        (lambda: cps.additive([1, 1, 2, 3], -0.5), "eps"),
+        (lambda: cps.additive([1, 1, 2, 3], np.inf), "eps"),
+        (lambda: cps.additive([1, 1, np.nan, 3], 1), "non-finite"),
+    ],
+)
 def test_bad_inputs_raise(call, message):
     with pytest.raises(ValueError, match=message):
         call()
@@ -109,13 +112,22 @@ def test_bad_inputs_raise(call, message):
 # --------------------------------------------------------------------------- protocol
 @pytest.fixture(scope="module")
 def protocol():
-    return cps.smoothing_mse(P_GROUP, P_GROUP, [5, 8, 20], cps.PAPER_METRICS,
-                             n_draws=20_000, seed=7, progress=False)
+    return cps.smoothing_mse(
+        P_GROUP, P_GROUP, [5, 8, 20], cps.PAPER_METRICS, n_draws=20_000, seed=7, progress=False
+    )
 
 
 def test_protocol_shape_and_columns(protocol):
-    assert list(protocol.columns[:8]) == ["metric", "n", "method", "setting", "mse",
-                                          "ci_low", "ci_high", "share_undefined"]
+    assert list(protocol.columns[:8]) == [
+        "metric",
+        "n",
+        "method",
+        "setting",
+        "mse",
+        "ci_low",
+        "ci_high",
+        "share_undefined",
+    ]
     assert len(protocol) == 3 * 15 * 6
     assert set(protocol.method) == {"additive", "cps"}
     assert sorted(protocol[protocol.method == "additive"].setting.unique()) == [0, 1e-10, 1]
@@ -128,7 +140,7 @@ def test_protocol_counts_undefined_draws(protocol):
     raw = protocol[(protocol.method == "additive") & (protocol.setting == 0)]
     tpr = raw[raw.metric == "TPR"].set_index("n")
     for n in (5, 8, 20):  # TPR is undefined when TP + FN = 0: probability (1 − .4)^n
-        expected = 0.6 ** n
+        expected = 0.6**n
         se = math.sqrt(expected * (1 - expected) / 20_000)
         assert abs(tpr.loc[n, "share_undefined"] - expected) < 5 * se + 1e-12
         assert tpr.loc[n, "n_defined"] == round((1 - tpr.loc[n, "share_undefined"]) * 20_000)
@@ -151,8 +163,17 @@ def test_cps_beats_raw_when_the_reference_is_right(protocol):
 
 
 def test_protocol_matches_a_direct_computation():
-    table = cps.smoothing_mse(P_GROUP, [1, 1, 1, 1], [6], ["PPV", "B"], n_draws=5000,
-                              lams=(10,), eps=(0,), seed=3, progress=False)
+    table = cps.smoothing_mse(
+        P_GROUP,
+        [1, 1, 1, 1],
+        [6],
+        ["PPV", "B"],
+        n_draws=5000,
+        lams=(10,),
+        eps=(0,),
+        seed=3,
+        progress=False,
+    )
     rng = np.random.default_rng(np.random.SeedSequence([3, 6]))
     draws = rng.multinomial(6, P_GROUP, size=5000)
     for metric in ("PPV", "B"):
@@ -168,13 +189,16 @@ def test_protocol_matches_a_direct_computation():
 
 
 def test_protocol_is_reproducible_and_independent_of_chunks_and_other_sizes():
-    a = cps.smoothing_mse(P_GROUP, P_GROUP, [5, 9], ["TPR", "MCC"], n_draws=3000, seed=11,
-                          progress=False)
-    b = cps.smoothing_mse(P_GROUP, P_GROUP, [9], ["TPR", "MCC"], n_draws=3000, seed=11,
-                          chunk_size=700, progress=False)
+    a = cps.smoothing_mse(
+        P_GROUP, P_GROUP, [5, 9], ["TPR", "MCC"], n_draws=3000, seed=11, progress=False
+    )
+    b = cps.smoothing_mse(
+        P_GROUP, P_GROUP, [9], ["TPR", "MCC"], n_draws=3000, seed=11, chunk_size=700, progress=False
+    )
     assert np.allclose(a[a.n == 9].mse.to_numpy(), b.mse.to_numpy(), equal_nan=True)
-    c = cps.smoothing_mse(P_GROUP, P_GROUP, [5, 9], ["TPR", "MCC"], n_draws=3000, seed=12,
-                          progress=False)
+    c = cps.smoothing_mse(
+        P_GROUP, P_GROUP, [5, 9], ["TPR", "MCC"], n_draws=3000, seed=12, progress=False
+    )
     assert not np.allclose(a.mse.to_numpy(), c.mse.to_numpy())
 
 

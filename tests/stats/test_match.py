@@ -16,8 +16,12 @@ from fairbook.stats.combinatorics import BINOMIAL_CELLS, JRM_CELLS
 
 P_FIG = np.array(match.FIG_4_3_P_REF)  # [TP, FN, FP, TN] = [.3, .1, .2, .4]
 EXACT_METRICS = [*BINOMIAL_CELLS, "B", *JRM_CELLS]
-P_REFS = [P_FIG, np.array([0.05, 0.15, 0.5, 0.3]), np.array([0.0, 0.3, 0.7, 0.0]),
-          np.array([0.6, 0.0, 0.0, 0.4])]
+P_REFS = [
+    P_FIG,
+    np.array([0.05, 0.15, 0.5, 0.3]),
+    np.array([0.0, 0.3, 0.7, 0.0]),
+    np.array([0.6, 0.0, 0.0, 0.4]),
+]
 
 
 # --------------------------------------------------------------------------- oracles
@@ -29,7 +33,7 @@ def enumerated_law(n, p):
             continue
         coefficient = math.factorial(n) / math.prod(math.factorial(c) for c in cm)
         cms.append(cm)
-        probs.append(coefficient * math.prod(pi ** c for pi, c in zip(p, cm, strict=True)))
+        probs.append(coefficient * math.prod(pi**c for pi, c in zip(p, cm, strict=True)))
     return np.array(cms), np.array(probs)
 
 
@@ -101,20 +105,21 @@ def test_enumerate_method_equals_oracle(metric):
             assert math.isnan(got)
         else:
             assert got == pytest.approx(want_lower, abs=1e-12)
-            assert match.sf(metric, cm, p, method="enumerate") == pytest.approx(want_upper,
-                                                                                abs=1e-12)
+            assert match.sf(metric, cm, p, method="enumerate") == pytest.approx(
+                want_upper, abs=1e-12
+            )
 
 
 def test_jrm_against_naive_double_sum_with_exact_rationals():
     # 0.57 * 100 = 56.99999999999999 in floating point: the floor needs the guard
     cm = [57, 43, 30, 70]
     assert 0.57 * 100 < 57
-    assert match.cdf("TPR", cm, P_FIG) == pytest.approx(naive_jrm_cdf("TPR", cm, P_FIG),
-                                                        abs=1e-12)
+    assert match.cdf("TPR", cm, P_FIG) == pytest.approx(naive_jrm_cdf("TPR", cm, P_FIG), abs=1e-12)
     for metric in ["FPR", "PPV", "NPV", "FOR"]:
         cm = [17, 9, 12, 22]
-        assert match.cdf(metric, cm, P_FIG) == pytest.approx(naive_jrm_cdf(metric, cm, P_FIG),
-                                                             abs=1e-12)
+        assert match.cdf(metric, cm, P_FIG) == pytest.approx(
+            naive_jrm_cdf(metric, cm, P_FIG), abs=1e-12
+        )
 
 
 def test_b_against_equation_4_27():
@@ -181,8 +186,9 @@ def test_peizer_pratt_binomial_within_a_thousandth():
     for n in (5, 20, 100):
         for prob in (0.1, 0.5, 0.75):
             p = [prob, 0.0, 1 - prob, 0.0]  # PREV ~ Binomial(n, prob)
-            _, curve = match.approximation_error("PREV", p, n, method="peizer_pratt",
-                                                 return_curve=True)
+            _, curve = match.approximation_error(
+                "PREV", p, n, method="peizer_pratt", return_curve=True
+            )
             x = np.round(curve.score * n).astype(int)
             claimed = np.minimum(x + 1, n - x) >= 2
             assert (curve.abs_error[claimed] < 1e-3).all(), (n, prob)
@@ -191,11 +197,11 @@ def test_peizer_pratt_binomial_within_a_thousandth():
 def test_peizer_pratt_for_b_needs_a_flag_and_is_far_off():
     with pytest.raises(ValueError, match="allow_b_peizer_pratt"):
         match.cdf("B", [3, 1, 2, 4], P_FIG, method="peizer_pratt")
-    value = match.cdf("B", [3, 1, 2, 4], P_FIG, method="peizer_pratt",
-                      allow_b_peizer_pratt=True)
+    value = match.cdf("B", [3, 1, 2, 4], P_FIG, method="peizer_pratt", allow_b_peizer_pratt=True)
     assert math.isnan(value) or 0 <= value <= 1
-    error = match.approximation_error("B", P_FIG, 100, method="peizer_pratt",
-                                      allow_b_peizer_pratt=True)
+    error = match.approximation_error(
+        "B", P_FIG, 100, method="peizer_pratt", allow_b_peizer_pratt=True
+    )
     assert error > 0.1  # no 0.1 % bound: Table 4.1's parameters are not a binomial law
     assert match.approximation_error("B", P_FIG, 100, method="normal") < 1e-3
 
@@ -207,8 +213,10 @@ def test_beta_with_observed_counts_is_a_posterior_not_the_reference_law():
     assert a == b == pytest.approx(stats.beta.cdf(6 / 8, 6 + 1, 2 + 1))  # ignores p_ref
     err_observed = match.approximation_error("TPR", P_FIG, 60, method="beta")
     assert err_observed > 0.2
-    errors = [match.approximation_error("TPR", P_FIG, n, method="beta", beta_counts="expected")
-              for n in (10, 40, 160)]
+    errors = [
+        match.approximation_error("TPR", P_FIG, n, method="beta", beta_counts="expected")
+        for n in (10, 40, 160)
+    ]
     assert errors[0] > errors[1] > errors[2]
 
 
@@ -236,16 +244,16 @@ def test_moments_of_acc_are_binomial():
 def test_moments_of_b_match_cumulants_of_iid_sums(n):
     pp, pm = P_FIG[2], P_FIG[1]
     mu = pp - pm
-    var = pp + pm - mu ** 2
+    var = pp + pm - mu**2
     values = np.array([1.0, -1.0, 0.0])
     weights = np.array([pp, pm, 1 - pp - pm])
     k3 = weights @ (values - mu) ** 3
-    k4 = weights @ (values - mu) ** 4 - 3 * var ** 2
+    k4 = weights @ (values - mu) ** 4 - 3 * var**2
     m = match.metric_moments("B", P_FIG, n)
     assert m["mean"] == pytest.approx(mu)
     assert m["variance"] == pytest.approx(var / n)
-    assert m["skewness"] == pytest.approx(k3 / var ** 1.5 / math.sqrt(n))
-    assert m["excess_kurtosis"] == pytest.approx(k4 / var ** 2 / n)
+    assert m["skewness"] == pytest.approx(k3 / var**1.5 / math.sqrt(n))
+    assert m["excess_kurtosis"] == pytest.approx(k4 / var**2 / n)
 
 
 @pytest.mark.parametrize("metric", ["TPR", "FOR", "F1", "MCC"])
@@ -261,7 +269,7 @@ def test_moments_equal_enumeration(metric):
     m = match.metric_moments(metric, P_FIG, n)
     assert m["mean"] == pytest.approx(mean)
     assert m["variance"] == pytest.approx(var)
-    assert m["skewness"] == pytest.approx(w @ (v - mean) ** 3 / var ** 1.5)
+    assert m["skewness"] == pytest.approx(w @ (v - mean) ** 3 / var**1.5)
     assert m["p_undefined"] == pytest.approx(probs[~defined].sum(), abs=1e-15)
 
 
@@ -276,10 +284,19 @@ def test_distribution_sums_to_one_and_reports_holes():
 
 
 # --------------------------------------------------------------------------- properties
-@pytest.mark.parametrize(("metric", "method"), [
-    ("ACC", "exact"), ("ACC", "normal"), ("ACC", "peizer_pratt"), ("B", "exact"),
-    ("B", "normal"), ("TPR", "exact"), ("NPV", "exact"), ("MCC", "enumerate"),
-])
+@pytest.mark.parametrize(
+    ("metric", "method"),
+    [
+        ("ACC", "exact"),
+        ("ACC", "normal"),
+        ("ACC", "peizer_pratt"),
+        ("B", "exact"),
+        ("B", "normal"),
+        ("TPR", "exact"),
+        ("NPV", "exact"),
+        ("MCC", "enumerate"),
+    ],
+)
 def test_cdf_is_monotone_and_ends_at_one(metric, method):
     n = 25
     d = match.distribution(metric, P_FIG, n)
@@ -289,12 +306,16 @@ def test_cdf_is_monotone_and_ends_at_one(metric, method):
     assert values[0] == pytest.approx(0, abs=1e-12)
     assert values[-1] == pytest.approx(1, abs=1e-12)
     if method in ("exact", "enumerate"):
-        assert match.cdf_at(metric, d.values.max(), P_FIG, n, method=method) == \
-            pytest.approx(1, abs=1e-12)
+        assert match.cdf_at(metric, d.values.max(), P_FIG, n, method=method) == pytest.approx(
+            1, abs=1e-12
+        )
 
 
-probabilities = st.lists(st.integers(0, 20), min_size=4, max_size=4).filter(
-    lambda w: sum(w) > 0).map(lambda w: np.array(w) / sum(w))
+probabilities = (
+    st.lists(st.integers(0, 20), min_size=4, max_size=4)
+    .filter(lambda w: sum(w) > 0)
+    .map(lambda w: np.array(w) / sum(w))
+)
 matrices = st.lists(st.integers(0, 15), min_size=4, max_size=4).filter(lambda c: sum(c) > 0)
 
 
@@ -316,8 +337,11 @@ def test_p_value_extremes():
     assert match.test("ACC", [50, 0, 0, 50], [0.375, 0.125, 0.125, 0.375]) < 1e-10
     assert match.test("ACC", [38, 12, 13, 37], [0.375, 0.125, 0.125, 0.375]) == 1.0
     for method in ("normal", "peizer_pratt"):
-        assert 0 <= match.test("ACC", [40, 10, 10, 40], [0.375, 0.125, 0.125, 0.375],
-                               method=method) <= 1
+        assert (
+            0
+            <= match.test("ACC", [40, 10, 10, 40], [0.375, 0.125, 0.125, 0.375], method=method)
+            <= 1
+        )
 
 
 def test_undefined_scores_give_nan():
@@ -327,18 +351,32 @@ def test_undefined_scores_give_nan():
 
 
 # --------------------------------------------------------------------------- bad input
-@pytest.mark.parametrize("p_ref", [[0.5, 0.5, 0.5, 0.5], [0.5, 0.5, 0.1, -0.1],
-                                   [0.5, 0.5], [[0.25] * 4], [np.nan, 0.5, 0.25, 0.25],
-                                   ["a", "b", "c", "d"]])
+@pytest.mark.parametrize(
+    "p_ref",
+    [
+        [0.5, 0.5, 0.5, 0.5],
+        [0.5, 0.5, 0.1, -0.1],
+        [0.5, 0.5],
+        [[0.25] * 4],
+        [np.nan, 0.5, 0.25, 0.25],
+        ["a", "b", "c", "d"],
+    ],
+)
 def test_bad_probabilities_raise(p_ref):
     with pytest.raises(ValueError, match="p_ref"):
         match.cdf("ACC", [1, 2, 3, 4], p_ref)
 
 
-@pytest.mark.parametrize(("cm", "message"), [
-    ([1, -2, 3, 4], "negative"), ([1.5, 2, 3, 4], "integer"), ([0, 0, 0, 0], "empty"),
-    ([[1, 2, 3, 4]], "shape"), ([1, 2, 3], "length 4"),
-])
+@pytest.mark.parametrize(
+    ("cm", "message"),
+    [
+        ([1, -2, 3, 4], "negative"),
+        ([1.5, 2, 3, 4], "integer"),
+        ([0, 0, 0, 0], "empty"),
+        ([[1, 2, 3, 4]], "shape"),
+        ([1, 2, 3], "length 4"),
+    ],
+)
 def test_bad_matrices_raise(cm, message):
     with pytest.raises(ValueError, match=message):
         match.cdf("ACC", cm, P_FIG)
@@ -349,8 +387,13 @@ def test_bad_metric_and_method_raise():
         match.cdf("AUC", [1, 2, 3, 4], P_FIG)
     with pytest.raises(ValueError, match="unknown method"):
         match.cdf("ACC", [1, 2, 3, 4], P_FIG, method="bootstrap")
-    for metric, method in [("TPR", "normal"), ("ACC", "beta"), ("MCC", "exact"),
-                           ("TPR", "peizer_pratt"), ("F1", "normal")]:
+    for metric, method in [
+        ("TPR", "normal"),
+        ("ACC", "beta"),
+        ("MCC", "exact"),
+        ("TPR", "peizer_pratt"),
+        ("F1", "normal"),
+    ]:
         with pytest.raises(ValueError, match="not valid for"):
             match.test(metric, [1, 2, 3, 4], P_FIG, method=method)
     with pytest.raises(ValueError, match="above"):

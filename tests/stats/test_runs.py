@@ -22,7 +22,8 @@ def test_mann_whitney_matches_scipy_one_sided_asymptotic():
     assert p == pytest.approx(expected, rel=1e-12)
     exact, _ = runs.mann_whitney_one_sided(A, B, method="exact")
     assert exact == pytest.approx(
-        stats.mannwhitneyu(B, A, alternative=alternative, method="exact").pvalue, rel=1e-12)
+        stats.mannwhitneyu(B, A, alternative=alternative, method="exact").pvalue, rel=1e-12
+    )
 
 
 def test_mann_whitney_by_hand_normal_approximation():
@@ -44,12 +45,14 @@ def test_mann_whitney_direction_follows_the_means_and_constant_data_is_nan():
 
 def test_cohen_d_pooled_ddof1():
     d = runs.cohen_d(A, B)
-    pooled = math.sqrt(((len(A) - 1) * A.var(ddof=1) + (len(B) - 1) * B.var(ddof=1))
-                       / (len(A) + len(B) - 2))
+    pooled = math.sqrt(
+        ((len(A) - 1) * A.var(ddof=1) + (len(B) - 1) * B.var(ddof=1)) / (len(A) + len(B) - 2)
+    )
     assert d == pytest.approx((B.mean() - A.mean()) / pooled)
     # equal sizes: the paper's sqrt((s0^2 + s1^2)/2)
-    assert abs(d) == pytest.approx(abs(A.mean() - B.mean())
-                                   / math.sqrt((A.var(ddof=1) + B.var(ddof=1)) / 2))
+    assert abs(d) == pytest.approx(
+        abs(A.mean() - B.mean()) / math.sqrt((A.var(ddof=1) + B.var(ddof=1)) / 2)
+    )
 
 
 def test_cohen_d_degenerate():
@@ -58,10 +61,24 @@ def test_cohen_d_degenerate():
     assert np.isnan(runs.cohen_d([1, 1], [1, 1]))
 
 
-@pytest.mark.parametrize(("d", "label"), [
-    (0.0, "negligible"), (0.0099, "negligible"), (0.01, "very small"), (0.19, "very small"),
-    (0.2, "small"), (0.5, "medium"), (-0.79, "medium"), (0.8, "large"), (1.2, "very large"),
-    (1.99, "very large"), (2.0, "huge"), (-7.0, "huge"), (float("nan"), "undefined")])
+@pytest.mark.parametrize(
+    ("d", "label"),
+    [
+        (0.0, "negligible"),
+        (0.0099, "negligible"),
+        (0.01, "very small"),
+        (0.19, "very small"),
+        (0.2, "small"),
+        (0.5, "medium"),
+        (-0.79, "medium"),
+        (0.8, "large"),
+        (1.2, "very large"),
+        (1.99, "very large"),
+        (2.0, "huge"),
+        (-7.0, "huge"),
+        (float("nan"), "undefined"),
+    ],
+)
 def test_effect_size_labels(d, label):
     assert runs.effect_size_label(d) == label
 

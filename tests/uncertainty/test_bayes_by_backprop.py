@@ -21,8 +21,9 @@ def test_scale_mixture_density_matches_scipy():
     prior = ScaleMixturePrior()  # π = .5, σ1 = 1, σ2 = e^-6
     w = np.array([-2.0, -0.01, 0.0, 0.003, 1.5])
     expected = np.log(0.5 * stats.norm.pdf(w, 0, 1) + 0.5 * stats.norm.pdf(w, 0, math.exp(-6)))
-    np.testing.assert_allclose(prior.log_prob(torch.tensor(w, dtype=torch.float64)).numpy(),
-                               expected, rtol=1e-10)
+    np.testing.assert_allclose(
+        prior.log_prob(torch.tensor(w, dtype=torch.float64)).numpy(), expected, rtol=1e-10
+    )
     assert not prior.is_gaussian and ScaleMixturePrior(pi=1.0).is_gaussian
 
 
@@ -40,9 +41,10 @@ def test_monte_carlo_kl_matches_closed_form_for_a_gaussian_prior():
     prior = ScaleMixturePrior(pi=1.0, sigma1=0.5)
     layer = layer_with((0.3, -0.8), (-1.0, 0.5), prior)
     exact = float(layer.kl_closed_form().detach())
-    by_hand = sum(math.log(0.5 / s) + (s ** 2 + m ** 2) / (2 * 0.25) - 0.5
-                  for m, s in ((0.3, math.log1p(math.exp(-1.0))),
-                               (-0.8, math.log1p(math.exp(0.5)))))
+    by_hand = sum(
+        math.log(0.5 / s) + (s**2 + m**2) / (2 * 0.25) - 0.5
+        for m, s in ((0.3, math.log1p(math.exp(-1.0))), (-0.8, math.log1p(math.exp(0.5))))
+    )
     assert exact == pytest.approx(by_hand, rel=1e-6)
     _, _, log_ratio = layer.sample(200_000, torch.Generator().manual_seed(1))
     estimate = log_ratio.detach().double()
@@ -59,8 +61,7 @@ def test_monte_carlo_kl_matches_quadrature_for_the_mixture_prior():
 
         def integrand(w, m=m, s=s):
             log_q = stats.norm.logpdf(w, m, s)
-            log_p = np.log(0.5 * stats.norm.pdf(w, 0, 1)
-                           + 0.5 * stats.norm.pdf(w, 0, math.exp(-6)))
+            log_p = np.log(0.5 * stats.norm.pdf(w, 0, 1) + 0.5 * stats.norm.pdf(w, 0, math.exp(-6)))
             return math.exp(log_q) * (log_q - log_p)
 
         exact += integrate.quad(integrand, m - 12 * s, m + 12 * s, points=[0.0], limit=200)[0]
@@ -71,21 +72,21 @@ def test_monte_carlo_kl_matches_quadrature_for_the_mixture_prior():
 
 def test_batched_forward_equals_a_loop_over_samples():
     generator = torch.Generator().manual_seed(0)
-    net = BayesianMLP((3, 5, 2), prior=ScaleMixturePrior(), generator=generator,
-                      rho_init=-2.0)
+    net = BayesianMLP((3, 5, 2), prior=ScaleMixturePrior(), generator=generator, rho_init=-2.0)
     x = torch.randn(7, 3, generator=generator)
     weights, _ = net.sample(4, generator)
     batched = BayesianMLP.apply(x, weights)
     for s in range(4):
-        single = [(w[s:s + 1], b[s:s + 1]) for w, b in weights]
+        single = [(w[s : s + 1], b[s : s + 1]) for w, b in weights]
         torch.testing.assert_close(batched[s], BayesianMLP.apply(x, single)[0])
 
 
 def test_learns_a_separable_toy_with_and_without_hidden_layer():
     X, y = blobs()
     for hidden in ((), (16,)):
-        model = BNNClassifier(hidden, epochs=20, batch_size=16, seed=0,
-                              mu_init_std="fan_in").fit(X, y)
+        model = BNNClassifier(hidden, epochs=20, batch_size=16, seed=0, mu_init_std="fan_in").fit(
+            X, y
+        )
         assert (model.predict(X) == y).mean() >= 0.97
         probs = model.predict_proba_samples(X, T=10)
         assert probs.shape == (10, 200, 2)
@@ -100,15 +101,17 @@ def test_same_seed_same_samples_and_different_seed_different():
     np.testing.assert_array_equal(a.predict_proba_samples(X), b.predict_proba_samples(X))
     np.testing.assert_array_equal(a.predict_proba_samples(X), a.predict_proba_samples(X))
     assert not np.array_equal(a.predict_proba_samples(X), c.predict_proba_samples(X))
-    assert not np.array_equal(a.predict_proba_samples(X, seed=1),
-                              a.predict_proba_samples(X, seed=2))
+    assert not np.array_equal(
+        a.predict_proba_samples(X, seed=1), a.predict_proba_samples(X, seed=2)
+    )
 
 
 def test_chunked_prediction_uses_the_same_networks_for_every_row():
     X, y = blobs(n=30)
     model = BNNClassifier(epochs=2, batch_size=8, seed=0).fit(X, y)
-    np.testing.assert_allclose(model.predict_proba_samples(X, chunk_size=7),
-                               model.predict_proba_samples(X), rtol=1e-12)
+    np.testing.assert_allclose(
+        model.predict_proba_samples(X, chunk_size=7), model.predict_proba_samples(X), rtol=1e-12
+    )
 
 
 def test_early_stopping_keeps_the_best_epoch():
@@ -134,13 +137,16 @@ def test_kl_estimate_is_positive_after_fit():
     assert model.kl_estimate(200) > 0
 
 
-@pytest.mark.parametrize("X, y, match", [
-    (np.zeros(5), np.zeros(5), "2-D"),
-    (np.full((4, 2), np.nan), [0, 1, 0, 1], "finite"),
-    (np.zeros((4, 2)), [0, 1, 0], "one label per row"),
-    (np.zeros((4, 2)), [1, 1, 1, 1], "two classes"),
-    (np.zeros((0, 2)), [], "empty"),
-])
+@pytest.mark.parametrize(
+    "X, y, match",
+    [
+        (np.zeros(5), np.zeros(5), "2-D"),
+        (np.full((4, 2), np.nan), [0, 1, 0, 1], "finite"),
+        (np.zeros((4, 2)), [0, 1, 0], "one label per row"),
+        (np.zeros((4, 2)), [1, 1, 1, 1], "two classes"),
+        (np.zeros((0, 2)), [], "empty"),
+    ],
+)
 def test_bad_training_data(X, y, match):
     with pytest.raises(ValueError, match=match):
         BNNClassifier(epochs=1).fit(X, y)
@@ -155,8 +161,13 @@ def test_bad_use_and_options():
         model.predict_proba_samples(np.zeros((2, 3)))
     with pytest.raises(ValueError, match="T must"):
         model.predict_proba_samples(X, T=0)
-    for bad in ({"epochs": 0}, {"hidden_sizes": (0,)}, {"lam": 0}, {"prior_pi": 2.0},
-                {"mc_train": 0}):
+    for bad in (
+        {"epochs": 0},
+        {"hidden_sizes": (0,)},
+        {"lam": 0},
+        {"prior_pi": 2.0},
+        {"mc_train": 0},
+    ):
         with pytest.raises(ValueError):
             BNNClassifier(**bad)
     with pytest.raises(ValueError, match="validation_fraction"):

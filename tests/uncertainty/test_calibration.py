@@ -23,7 +23,7 @@ def test_hand_computation():
 def test_positive_mode_matches_scikit_learn():
     rng = np.random.default_rng(0)
     p = rng.uniform(size=5000)
-    y = (rng.uniform(size=5000) < p ** 1.5).astype(int)
+    y = (rng.uniform(size=5000) < p**1.5).astype(int)
     table = reliability_diagram(p, y, n_bins=10, mode="positive")
     prob_true, prob_pred = calibration_curve(y, p, n_bins=10, strategy="uniform")
     filled = table[table["count"] > 0]
@@ -37,18 +37,21 @@ def test_calibrated_predictions_have_small_ece():
     y = (rng.uniform(size=p.size) < p).astype(int)
     probs = np.column_stack([1 - p, p])
     assert expected_calibration_error(probs, y, n_bins=10) < 0.02
-    overconfident = np.column_stack([1 - p ** 0.3, p ** 0.3])
+    overconfident = np.column_stack([1 - p**0.3, p**0.3])
     overconfident /= overconfident.sum(axis=1, keepdims=True)
     assert expected_calibration_error(overconfident, y, n_bins=10) > 0.1
 
 
-@pytest.mark.parametrize("probs, y, match", [
-    (np.full((2, 2, 2), 0.5), [0, 1], "average Monte Carlo"),
-    ([[0.5, 0.4]], [0], "sum to 1"),
-    ([[0.5, 0.5]], [2], "class indices"),
-    ([[0.5, 0.5]], [0, 1], "shape"),
-    ([1.5], [1], r"\[0, 1\]"),
-])
+@pytest.mark.parametrize(
+    "probs, y, match",
+    [
+        (np.full((2, 2, 2), 0.5), [0, 1], "average Monte Carlo"),
+        ([[0.5, 0.4]], [0], "sum to 1"),
+        ([[0.5, 0.5]], [2], "class indices"),
+        ([[0.5, 0.5]], [0, 1], "shape"),
+        ([1.5], [1], r"\[0, 1\]"),
+    ],
+)
 def test_bad_inputs(probs, y, match):
     with pytest.raises(ValueError, match=match):
         reliability_diagram(probs, y)

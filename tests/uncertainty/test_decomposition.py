@@ -65,13 +65,16 @@ def test_properties(T, N, C, seed):
     assert (p <= 1 - 1 / C + 1e-12).all()
 
 
-@pytest.mark.parametrize("bad, match", [
-    (np.full((2, 3), 0.5), "shape"),
-    (np.zeros((0, 2, 2)), "empty"),
-    (np.array([[[np.nan, 1.0]]]), "finite"),
-    (np.array([[[-0.1, 1.1]]]), r"\[0, 1\]"),
-    (np.array([[[0.5, 0.4]]]), "sum to 1"),
-])
+@pytest.mark.parametrize(
+    "bad, match",
+    [
+        (np.full((2, 3), 0.5), "shape"),
+        (np.zeros((0, 2, 2)), "empty"),
+        (np.array([[[np.nan, 1.0]]]), "finite"),
+        (np.array([[[-0.1, 1.1]]]), r"\[0, 1\]"),
+        (np.array([[[0.5, 0.4]]]), "sum to 1"),
+    ],
+)
 def test_bad_inputs(bad, match):
     with pytest.raises(ValueError, match=match):
         decompose(bad)

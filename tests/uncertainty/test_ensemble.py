@@ -31,8 +31,9 @@ def test_batched_training_equals_training_members_one_by_one():
         alone = DeepEnsemble(1, (4,), epochs=6, batch_size=8, seed=3, patience=2)
         alone.member_seeds = lambda s=member_seed: [s]
         alone.fit(X, y)
-        np.testing.assert_allclose(together.predict_proba_samples(X)[m],
-                                   alone.predict_proba_samples(X)[0], atol=1e-5)
+        np.testing.assert_allclose(
+            together.predict_proba_samples(X)[m], alone.predict_proba_samples(X)[0], atol=1e-5
+        )
         assert together.best_epoch_[m] == alone.best_epoch_[0]
 
 

@@ -75,7 +75,8 @@ def test_group_gap_penalty_by_hand():
     assert float(debiasing.group_gap_penalty(p, y, g)) == pytest.approx(0.09 + 0.04)
     ppr = (p[g == 0].mean(0) - p[g == 1].mean(0)) ** 2
     assert float(debiasing.group_gap_penalty(p, y, g, condition="ppr")) == pytest.approx(
-        float(ppr.sum()))
+        float(ppr.sum())
+    )
     # a class with one group only adds nothing; identical groups give 0
     assert float(debiasing.group_gap_penalty(p[:2], y[:2], g[:2])) == 0.0
     with pytest.raises(ValueError):
@@ -91,6 +92,11 @@ def test_penalty_is_differentiable():
 
 
 def test_technique_registry():
-    assert list(debiasing.TECHNIQUES) == ["base", "rebalance", "adversarial",
-                                          "domain_independent", "penalty"]
+    assert list(debiasing.TECHNIQUES) == [
+        "base",
+        "rebalance",
+        "adversarial",
+        "domain_independent",
+        "penalty",
+    ]
     assert debiasing.TECHNIQUES["base"].targets == ()

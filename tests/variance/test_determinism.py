@@ -7,14 +7,20 @@ from fairbook.variance.determinism import KNOB_DOCS, Knobs, apply, environment, 
 
 
 def test_apply_sets_and_restores_process_state():
-    before = (torch.get_num_threads(), torch.backends.mkldnn.enabled,
-              torch.are_deterministic_algorithms_enabled())
+    before = (
+        torch.get_num_threads(),
+        torch.backends.mkldnn.enabled,
+        torch.are_deterministic_algorithms_enabled(),
+    )
     with apply(Knobs(threads=1, mkldnn=False, deterministic=True)):
         assert torch.get_num_threads() == 1
         assert torch.backends.mkldnn.enabled is False
         assert torch.are_deterministic_algorithms_enabled()
-    after = (torch.get_num_threads(), torch.backends.mkldnn.enabled,
-             torch.are_deterministic_algorithms_enabled())
+    after = (
+        torch.get_num_threads(),
+        torch.backends.mkldnn.enabled,
+        torch.are_deterministic_algorithms_enabled(),
+    )
     assert after == before
 
 
@@ -25,9 +31,18 @@ def test_apply_restores_after_an_error():
     assert torch.backends.mkldnn.enabled == before
 
 
-@pytest.mark.parametrize("kwargs", [
-    {"threads": 0}, {"threads": True}, {"workers": -1}, {"device": "tpu"},
-    {"sum_order": "random"}, {"cudnn_benchmark": True}, {"cudnn_deterministic": True}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"threads": 0},
+        {"threads": True},
+        {"workers": -1},
+        {"device": "tpu"},
+        {"sum_order": "random"},
+        {"cudnn_benchmark": True},
+        {"cudnn_deterministic": True},
+    ],
+)
 def test_bad_knobs_are_errors(kwargs):
     with pytest.raises(ValueError):
         Knobs(**kwargs)

@@ -34,8 +34,9 @@ def test_table_matches_bias_report_for_each_run():
         report = bias_report(out["y_true"], out["y_pred"], out["groups"])
         ours = per_run(table)
         for metric in BIAS_REPORT_METRICS:
-            assert ours.loc[run, metric] == pytest.approx(report.loc["overall", metric],
-                                                          nan_ok=True)
+            assert ours.loc[run, metric] == pytest.approx(
+                report.loc["overall", metric], nan_ok=True
+            )
         assert ours.loc[run, "accuracy"] == pytest.approx((out["y_pred"] == Y).mean())
     assert not identical_runs(table)
     assert not identical_runs(table, on="weights_hash")
@@ -67,14 +68,16 @@ def test_fixed_seed_vs_varying_seed():
 
 def test_per_run_knobs_and_many_experiments():
     knobs = [Knobs(), Knobs(threads=2)]
-    table = fit_runs_many([({"e": 1}, noisy), ({"e": 2}, fixed)], n_runs=2,
-                          backend="sequential", knobs=knobs)
+    table = fit_runs_many(
+        [({"e": 1}, noisy), ({"e": 2}, fixed)], n_runs=2, backend="sequential", knobs=knobs
+    )
     assert set(table["knobs"]) == {"reference", "threads=2"}
     assert identical_runs(table, by=["e"]).to_dict() == {1: False, 2: True}
 
 
-@pytest.mark.parametrize("kwargs", [{"n_runs": 0}, {"vary": "data"},
-                                    {"knobs": [Knobs()]}, {"knobs": "fast"}])
+@pytest.mark.parametrize(
+    "kwargs", [{"n_runs": 0}, {"vary": "data"}, {"knobs": [Knobs()]}, {"knobs": "fast"}]
+)
 def test_bad_arguments(kwargs):
     with pytest.raises(ValueError):
         fit_runs(noisy, backend="sequential", **{"n_runs": 2, **kwargs})
@@ -100,9 +103,12 @@ def test_dask_local_cluster_gives_the_sequential_numbers():
     spec = RunSpec("digits_s", "base", epochs=1)
     knobs = Knobs(sum_order="permuted")
     here = fit_runs(spec, n_runs=3, backend="sequential", knobs=knobs)
-    with distributed.LocalCluster(n_workers=2, processes=False, threads_per_worker=1,
-                                  dashboard_address=None) as cluster, \
-            distributed.Client(cluster):
+    with (
+        distributed.LocalCluster(
+            n_workers=2, processes=False, threads_per_worker=1, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster),
+    ):
         remote = fit_runs(spec, n_runs=3, backend="dask", knobs=knobs)
     pd.testing.assert_frame_equal(remote, here)
     assert not identical_runs(remote, on="weights_hash")

@@ -46,8 +46,9 @@ def test_digits_s_bad_parameters(kwargs):
         digits_s(**kwargs)
 
 
-@pytest.mark.parametrize("technique", ["base", "rebalance", "adversarial",
-                                       "domain_independent", "penalty"])
+@pytest.mark.parametrize(
+    "technique", ["base", "rebalance", "adversarial", "domain_independent", "penalty"]
+)
 def test_every_technique_trains_and_predicts(task, technique):
     out = train_and_predict(task, technique, epochs=1)
     assert out["y_pred"].shape == task.y_test.shape
@@ -62,8 +63,9 @@ def test_fit_runs_are_bit_identical_and_knobs_change_the_model(task):
     again = train_and_predict(task, epochs=1, run=5)  # run is ignored with fixed knobs
     assert ref["weights_hash"] == again["weights_hash"]
     assert np.array_equal(ref["y_pred"], again["y_pred"])
-    permuted = [train_and_predict(task, epochs=1, run=r, knobs=Knobs(sum_order="permuted"))
-                for r in (0, 1)]
+    permuted = [
+        train_and_predict(task, epochs=1, run=r, knobs=Knobs(sum_order="permuted")) for r in (0, 1)
+    ]
     assert permuted[0]["weights_hash"] != permuted[1]["weights_hash"]
     assert permuted[0]["weights_hash"] != ref["weights_hash"]
     other_seed = train_and_predict(task, epochs=1, seed=1)
@@ -94,8 +96,10 @@ def test_run_spec_is_picklable_and_calls_the_loop():
     assert clone(seed=0, run=0, knobs=None)["y_pred"].shape == (900,)
 
 
-@pytest.mark.skipif(verify(["adult_train"]).get("adult_train") is not True,
-                    reason="Adult not in the data cache (tests never download)")
+@pytest.mark.skipif(
+    verify(["adult_train"]).get("adult_train") is not True,
+    reason="Adult not in the data cache (tests never download)",
+)
 def test_adult_task():
     t = tabular_task("adult")
     assert t.group_names == ("Male", "Female")
@@ -104,8 +108,10 @@ def test_adult_task():
     assert t.g_test.mean() == pytest.approx(t.g_train.mean(), abs=0.01)
 
 
-@pytest.mark.skipif(verify(["compas"]).get("compas") is not True,
-                    reason="COMPAS not in the data cache (tests never download)")
+@pytest.mark.skipif(
+    verify(["compas"]).get("compas") is not True,
+    reason="COMPAS not in the data cache (tests never download)",
+)
 def test_compas_task():
     t = tabular_task("compas")
     assert len(t.y_train) + len(t.y_test) == 3175 + 2103

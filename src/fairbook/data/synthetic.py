@@ -24,8 +24,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["SD_CELLS", "make_sd", "make_truncated_sequences", "sd_bayes", "sd_posterior",
-           "sd_table", "split_train_test"]
+__all__ = [
+    "SD_CELLS",
+    "make_sd",
+    "make_truncated_sequences",
+    "sd_bayes",
+    "sd_posterior",
+    "sd_table",
+    "split_train_test",
+]
 
 
 def _gauss(mean, cov):
@@ -37,12 +44,24 @@ _BETA_NEG = ("beta", -1.0, None)
 
 #: ``SD_CELLS[k][(g, y)]`` = (kind, sign or mean, covariance) of each cell, corrected.
 SD_CELLS = {
-    1: {(0, 0): _BETA_NEG, (0, 1): _BETA_POS,
-        (1, 0): _gauss(-7, [[15, 10], [10, 15]]), (1, 1): _gauss(7, [[15, 10], [10, 15]])},
-    2: {(0, 0): _gauss(-10, [[100, 30], [30, 100]]), (0, 1): _gauss(10, [[100, 30], [30, 100]]),
-        (1, 0): _gauss(-7, [[5, 1], [1, 5]]), (1, 1): _gauss(7, [[5, 1], [1, 5]])},
-    3: {(0, 0): _gauss(-2, [[7, 3], [3, 7]]), (0, 1): _gauss(2, [[7, 3], [3, 7]]),
-        (1, 0): _gauss(-3, [[5, 3], [3, 5]]), (1, 1): _gauss(3, [[5, 3], [3, 5]])},
+    1: {
+        (0, 0): _BETA_NEG,
+        (0, 1): _BETA_POS,
+        (1, 0): _gauss(-7, [[15, 10], [10, 15]]),
+        (1, 1): _gauss(7, [[15, 10], [10, 15]]),
+    },
+    2: {
+        (0, 0): _gauss(-10, [[100, 30], [30, 100]]),
+        (0, 1): _gauss(10, [[100, 30], [30, 100]]),
+        (1, 0): _gauss(-7, [[5, 1], [1, 5]]),
+        (1, 1): _gauss(7, [[5, 1], [1, 5]]),
+    },
+    3: {
+        (0, 0): _gauss(-2, [[7, 3], [3, 7]]),
+        (0, 1): _gauss(2, [[7, 3], [3, 7]]),
+        (1, 0): _gauss(-3, [[5, 3], [3, 5]]),
+        (1, 1): _gauss(3, [[5, 3], [3, 5]]),
+    },
 }
 
 #: The cells as Eqs. 10–21 print them, where they differ from :data:`SD_CELLS`.
@@ -76,16 +95,19 @@ def sd_table() -> pd.DataFrame:
     for k, cells in SD_CELLS.items():
         for (g, y), cell in cells.items():
             implemented = _describe(cell)
-            rows[(k, g, y)] = {"implemented": implemented,
-                               "printed": _PRINTED.get((k, g, y), implemented)}
+            rows[(k, g, y)] = {
+                "implemented": implemented,
+                "printed": _PRINTED.get((k, g, y), implemented),
+            }
     frame = pd.DataFrame.from_dict(rows, orient="index")
     frame.index = pd.MultiIndex.from_tuples(frame.index, names=["SD", "G", "Y"])
     frame["differs"] = frame["implemented"] != frame["printed"].str.split("  ").str[0]
     return frame
 
 
-def make_sd(k: int, *, n_per_cell: int = 100, seed: int = 0,
-            orientation: str = "corrected") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def make_sd(
+    k: int, *, n_per_cell: int = 100, seed: int = 0, orientation: str = "corrected"
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Draw synthetic data set SD``k`` of seed 000 (Sec. 5.1.1–5.1.3).
 
     Parameters
@@ -244,15 +266,26 @@ def split_train_test(*arrays, test_size: float = 0.2, seed: int = 0, stratify=No
 
 #: D-Vlog's groups (Sec. 5.1.6 / Table 6): rows per (gender, label) and mean duration in
 #: seconds; videos were truncated at 596 s.
-DVLOG_CELLS = {("F", 0): (266, 587.0), ("F", 1): (373, 667.0),
-               ("M", 0): (140, 483.0), ("M", 1): (182, 583.0)}
+DVLOG_CELLS = {
+    ("F", 0): (266, 587.0),
+    ("F", 1): (373, 667.0),
+    ("M", 0): (140, 483.0),
+    ("M", 1): (182, 583.0),
+}
 DVLOG_TRUNCATION_S = 596.0
 
 
-def make_truncated_sequences(*, t_max: float | None = DVLOG_TRUNCATION_S, scale: float = 1.0,
-                             step_s: float = 10.0, duration_sd_s: float = 120.0,
-                             n_features: int = 4, episode_steps: int = 6,
-                             amplitude: float = 3.0, seed: int = 0) -> dict:
+def make_truncated_sequences(
+    *,
+    t_max: float | None = DVLOG_TRUNCATION_S,
+    scale: float = 1.0,
+    step_s: float = 10.0,
+    duration_sd_s: float = 120.0,
+    n_features: int = 4,
+    episode_steps: int = 6,
+    amplitude: float = 3.0,
+    seed: int = 0,
+) -> dict:
     """A labelled **stand-in** for D-Vlog: sequences of which one group's are cut more.
 
     Each recording has a duration drawn per (gender, label) around D-Vlog's mean
@@ -306,8 +339,7 @@ def make_truncated_sequences(*, t_max: float | None = DVLOG_TRUNCATION_S, scale:
     for i in range(y.size):
         steps = rng.standard_normal((full_steps[i], n_features))
         start = rng.integers(0, full_steps[i] - episode_steps + 1)
-        steps[start:start + episode_steps, 0] += amplitude * (2 * y[i] - 1)
+        steps[start : start + episode_steps, 0] += amplitude * (2 * y[i] - 1)
         lost[i] = start + episode_steps > kept[i]
-        X[i, :kept[i]] = steps[:kept[i]]
-    return {"X": X, "lengths": kept, "y": y, "g": g, "duration_s": duration,
-            "episode_lost": lost}
+        X[i, : kept[i]] = steps[: kept[i]]
+    return {"X": X, "lengths": kept, "y": y, "g": g, "duration_s": duration, "episode_lost": lost}

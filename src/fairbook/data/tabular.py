@@ -39,14 +39,37 @@ __all__ = ["COMPAS_FEATURE_SETS", "TabularData", "adult_data", "compas_data", "e
 #: Feature lists for COMPAS; categorical columns are one-hot, numeric ones standardised.
 COMPAS_FEATURE_SETS = {
     "zafar2017": ("age_cat", "race", "sex", "priors_count", "c_charge_degree"),
-    "extended": ("age_cat", "race", "sex", "priors_count", "c_charge_degree", "age",
-                 "juv_fel_count", "juv_misd_count", "juv_other_count"),
+    "extended": (
+        "age_cat",
+        "race",
+        "sex",
+        "priors_count",
+        "c_charge_degree",
+        "age",
+        "juv_fel_count",
+        "juv_misd_count",
+        "juv_other_count",
+    ),
 }
 _COMPAS_BINARY = {"sex": "Male", "c_charge_degree": "F"}
-_ADULT_NUMERIC = ("age", "fnlwgt", "education-num", "capital-gain", "capital-loss",
-                  "hours-per-week")
-_ADULT_CATEGORICAL = ("workclass", "education", "marital-status", "occupation",
-                      "relationship", "race", "sex", "native-country")
+_ADULT_NUMERIC = (
+    "age",
+    "fnlwgt",
+    "education-num",
+    "capital-gain",
+    "capital-loss",
+    "hours-per-week",
+)
+_ADULT_CATEGORICAL = (
+    "workclass",
+    "education",
+    "marital-status",
+    "occupation",
+    "relationship",
+    "race",
+    "sex",
+    "native-country",
+)
 _RACE = {"African-American": "B", "Black": "B", "Caucasian": "W", "White": "W"}
 _SEX = {"Female": "F", "Male": "M"}
 _AGE_CAT = {"Less than 25": "<25", "25 - 45": "25-45", "Greater than 45": ">45"}
@@ -66,8 +89,10 @@ class TabularData:
     name: str = ""
 
     def __repr__(self) -> str:
-        return (f"TabularData({self.name!r}: train {self.X_train.shape}, "
-                f"test {self.X_test.shape}, groups {sorted(self.groups_test)})")
+        return (
+            f"TabularData({self.name!r}: train {self.X_train.shape}, "
+            f"test {self.X_test.shape}, groups {sorted(self.groups_test)})"
+        )
 
     def group_counts(self, attribute: str, *, part: str = "all") -> pd.DataFrame:
         """Rows per group and label (seed 000 Table 4) in ``part`` ∈ train, test, all."""
@@ -80,14 +105,22 @@ class TabularData:
         if part in ("test", "all"):
             groups.append(self.groups_test[attribute])
             labels.append(self.y_test)
-        frame = pd.crosstab(np.concatenate(groups), np.concatenate(labels),
-                            rownames=[attribute], colnames=["Y"])
+        frame = pd.crosstab(
+            np.concatenate(groups), np.concatenate(labels), rownames=[attribute], colnames=["Y"]
+        )
         frame["n"] = frame.sum(axis=1)
         return frame
 
 
-def encode(train: pd.DataFrame, test: pd.DataFrame, *, numeric=(), categorical=(),
-           binary=None, scale: str = "standard"):
+def encode(
+    train: pd.DataFrame,
+    test: pd.DataFrame,
+    *,
+    numeric=(),
+    categorical=(),
+    binary=None,
+    scale: str = "standard",
+):
     """One-hot ``categorical``, 0/1 ``binary`` (column → positive value) and ``numeric``.
 
     Numeric columns are standardised with the training set's mean and standard deviation
@@ -140,8 +173,14 @@ def _age_groups(age: np.ndarray) -> np.ndarray:
     return np.where(age < 25, "<25", np.where(age > 45, ">45", "25-45")).astype(object)
 
 
-def compas_data(*, features: str = "zafar2017", test_size: float = 0.5, seed: int = 0,
-                scale: str = "standard", frame: pd.DataFrame | None = None) -> TabularData:
+def compas_data(
+    *,
+    features: str = "zafar2017",
+    test_size: float = 0.5,
+    seed: int = 0,
+    scale: str = "standard",
+    frame: pd.DataFrame | None = None,
+) -> TabularData:
     """COMPAS for seed 000 (Tables 2–4): Zafar et al.'s features and 50/50 split.
 
     Parameters
@@ -161,8 +200,7 @@ def compas_data(*, features: str = "zafar2017", test_size: float = 0.5, seed: in
         Groups ``race`` (B, W, others by name), ``sex`` (F, M), ``age`` (<25, 25-45, >45).
     """
     if features not in COMPAS_FEATURE_SETS:
-        raise ValueError(f"features must be one of {list(COMPAS_FEATURE_SETS)}, "
-                         f"got {features!r}")
+        raise ValueError(f"features must be one of {list(COMPAS_FEATURE_SETS)}, got {features!r}")
     if frame is None:
         from fairbook.data.compas import load_compas
 
@@ -174,21 +212,32 @@ def compas_data(*, features: str = "zafar2017", test_size: float = 0.5, seed: in
     categorical = [c for c in columns if c not in numeric]
     train_rows, test_rows = split_train_test(np.arange(len(frame)), test_size=test_size, seed=seed)
     train, test = frame.iloc[train_rows], frame.iloc[test_rows]
-    X_train, X_test, names = encode(train, test, numeric=numeric, categorical=categorical,
-                                    binary=_COMPAS_BINARY, scale=scale)
+    X_train, X_test, names = encode(
+        train, test, numeric=numeric, categorical=categorical, binary=_COMPAS_BINARY, scale=scale
+    )
 
     def groups(part):
-        return {"race": part["race"].map(lambda r: _RACE.get(r, r)).to_numpy(object),
-                "sex": part["sex"].map(_SEX).to_numpy(object),
-                "age": part["age_cat"].map(_AGE_CAT).to_numpy(object)}
+        return {
+            "race": part["race"].map(lambda r: _RACE.get(r, r)).to_numpy(object),
+            "sex": part["sex"].map(_SEX).to_numpy(object),
+            "age": part["age_cat"].map(_AGE_CAT).to_numpy(object),
+        }
 
-    return TabularData(X_train, X_test, train["two_year_recid"].to_numpy(int),
-                       test["two_year_recid"].to_numpy(int), groups(train), groups(test),
-                       names, name=f"COMPAS ({features}, scale={scale}, {1 - test_size:.0%} train)")
+    return TabularData(
+        X_train,
+        X_test,
+        train["two_year_recid"].to_numpy(int),
+        test["two_year_recid"].to_numpy(int),
+        groups(train),
+        groups(test),
+        names,
+        name=f"COMPAS ({features}, scale={scale}, {1 - test_size:.0%} train)",
+    )
 
 
-def adult_data(*, scale: str = "standard", train: pd.DataFrame | None = None,
-               test: pd.DataFrame | None = None) -> TabularData:
+def adult_data(
+    *, scale: str = "standard", train: pd.DataFrame | None = None, test: pd.DataFrame | None = None
+) -> TabularData:
     """Adult for seed 000 (Tables 4–5): the authors' train/test files, '?' rows dropped.
 
     Parameters
@@ -208,14 +257,24 @@ def adult_data(*, scale: str = "standard", train: pd.DataFrame | None = None,
 
         train = load_adult("train", drop_missing=True) if train is None else train
         test = load_adult("test", drop_missing=True) if test is None else test
-    X_train, X_test, names = encode(train, test, numeric=_ADULT_NUMERIC,
-                                    categorical=_ADULT_CATEGORICAL, scale=scale)
+    X_train, X_test, names = encode(
+        train, test, numeric=_ADULT_NUMERIC, categorical=_ADULT_CATEGORICAL, scale=scale
+    )
 
     def groups(part):
-        return {"race": part["race"].map(lambda r: _RACE.get(r, r)).to_numpy(object),
-                "sex": part["sex"].map(_SEX).to_numpy(object),
-                "age": _age_groups(part["age"].to_numpy())}
+        return {
+            "race": part["race"].map(lambda r: _RACE.get(r, r)).to_numpy(object),
+            "sex": part["sex"].map(_SEX).to_numpy(object),
+            "age": _age_groups(part["age"].to_numpy()),
+        }
 
-    return TabularData(X_train, X_test, (train["income"] == ">50K").to_numpy(int),
-                       (test["income"] == ">50K").to_numpy(int), groups(train), groups(test),
-                       names, name=f"Adult (scale={scale})")
+    return TabularData(
+        X_train,
+        X_test,
+        (train["income"] == ">50K").to_numpy(int),
+        (test["income"] == ">50K").to_numpy(int),
+        groups(train),
+        groups(test),
+        names,
+        name=f"Adult (scale={scale})",
+    )

@@ -32,10 +32,17 @@ def catalogue_table(family: str | None = None) -> pd.DataFrame:
     if family is not None and family not in _FAMILY_TITLES:
         raise ValueError(f"family must be one of {list(_FAMILY_TITLES)}, got {family!r}")
     rows = [
-        {"metric": m.name, "name": m.long_name, "family": m.family, "formula": m.formula,
-         "printed in seed 003": m.paper_formula or "(same)",
-         "undefined when": m.undefined_when or "never (n > 0)", "meaning": m.description}
-        for m in METRICS.values() if family in (None, m.family)
+        {
+            "metric": m.name,
+            "name": m.long_name,
+            "family": m.family,
+            "formula": m.formula,
+            "printed in seed 003": m.paper_formula or "(same)",
+            "undefined when": m.undefined_when or "never (n > 0)",
+            "meaning": m.description,
+        }
+        for m in METRICS.values()
+        if family in (None, m.family)
     ]
     return pd.DataFrame(rows).set_index("metric")
 
@@ -49,14 +56,19 @@ def catalogue_markdown(family: str) -> str:
     True
     """
     table = catalogue_table(family)
-    lines = [f"**{_FAMILY_TITLES[family]} (corrected)**", "",
-             "| metric | name | formula | as printed | undefined when |",
-             "|---|---|---|---|---|"]
+    lines = [
+        f"**{_FAMILY_TITLES[family]} (corrected)**",
+        "",
+        "| metric | name | formula | as printed | undefined when |",
+        "|---|---|---|---|---|",
+    ]
     for name, row in table.iterrows():
         printed = row["printed in seed 003"]
         printed = printed if printed == "(same)" else f"${printed}$"
-        lines.append(f"| **{name}** | {row['name']} | ${row['formula']}$ | {printed} | "
-                     f"{row['undefined when']} |")
+        lines.append(
+            f"| **{name}** | {row['name']} | ${row['formula']}$ | {printed} | "
+            f"{row['undefined when']} |"
+        )
     return "\n".join(lines)
 
 
@@ -72,7 +84,8 @@ def metric_values(cm) -> pd.DataFrame:
     if np.ndim(next(iter(values.values()))) != 0:
         raise ValueError("metric_values takes one confusion matrix of shape (4,)")
     return pd.DataFrame(
-        {"value": values, "why undefined": {k: undefined_reason(k, cm) for k in values}})
+        {"value": values, "why undefined": {k: undefined_reason(k, cm) for k in values}}
+    )
 
 
 def hole_table(cms: dict) -> pd.DataFrame:

@@ -29,14 +29,44 @@ from fairbook.variance.fit_runs import fit_runs_many, per_run, summarize
 from fairbook.variance.tasks import RunSpec
 
 __all__ = [
-    "METRICS", "PROFILES", "SETTINGS_FIT", "SETTINGS_SEED", "SETTINGS_STRICT", "TASKS",
-    "TASK_LABELS", "box_grid", "conclusion_explorer", "connect", "cost_heatmaps", "costs",
-    "effect_heatmap", "effects", "finding_1_replication", "finding_2_example",
-    "finding_2_replication", "finding_3_4_replication", "knob_study", "knob_table",
-    "load_survey", "run_study", "settings", "single_run_table", "spread_contrast",
-    "spec", "strict_identity", "study_knobs", "survey_plot", "survey_replication", "table_2",
-    "table_3", "table_3_editor", "table_3_labels", "table_3_replication", "table_4_replication",
-    "techniques_table", "variance_heatmap",
+    "METRICS",
+    "PROFILES",
+    "SETTINGS_FIT",
+    "SETTINGS_SEED",
+    "SETTINGS_STRICT",
+    "TASKS",
+    "TASK_LABELS",
+    "box_grid",
+    "conclusion_explorer",
+    "connect",
+    "cost_heatmaps",
+    "costs",
+    "effect_heatmap",
+    "effects",
+    "finding_1_replication",
+    "finding_2_example",
+    "finding_2_replication",
+    "finding_3_4_replication",
+    "knob_study",
+    "knob_table",
+    "load_survey",
+    "run_study",
+    "settings",
+    "single_run_table",
+    "spread_contrast",
+    "spec",
+    "strict_identity",
+    "study_knobs",
+    "survey_plot",
+    "survey_replication",
+    "table_2",
+    "table_3",
+    "table_3_editor",
+    "table_3_labels",
+    "table_3_replication",
+    "table_4_replication",
+    "techniques_table",
+    "variance_heatmap",
 ]
 
 METRICS = tuple(BIAS_REPORT_METRICS)
@@ -51,24 +81,56 @@ SETTINGS_SEED = "seed varies"
 #: Training hyper-parameters per task (``lam`` per technique). Chosen once so that every
 #: technique trains stably on a CPU in seconds; see the chapter for what they imply.
 TASK_SETTINGS = {
-    "digits_s": {"epochs": 15, "batch_size": 32, "lr": 0.05,
-                 "lam": {"adversarial": 0.1, "penalty": 0.1}},
-    "compas": {"epochs": 20, "batch_size": 64, "lr": 0.05,
-               "lam": {"adversarial": 1.0, "penalty": 5.0}},
-    "adult": {"epochs": 10, "batch_size": 128, "lr": 0.05,
-              "lam": {"adversarial": 1.0, "penalty": 5.0}},
+    "digits_s": {
+        "epochs": 15,
+        "batch_size": 32,
+        "lr": 0.05,
+        "lam": {"adversarial": 0.1, "penalty": 0.1},
+    },
+    "compas": {
+        "epochs": 20,
+        "batch_size": 64,
+        "lr": 0.05,
+        "lam": {"adversarial": 1.0, "penalty": 5.0},
+    },
+    "adult": {
+        "epochs": 10,
+        "batch_size": 128,
+        "lr": 0.05,
+        "lam": {"adversarial": 1.0, "penalty": 5.0},
+    },
 }
 
 #: Parameters of the two profiles; a chapter's explicit parameters override them.
 PROFILES = {
-    "fast": {"n_runs": 4, "tasks": TASKS, "techniques": ("base", "adversarial", "penalty"),
-             "epochs": {"digits_s": 10, "adult": 10}, "knob_runs": 2,
-             "knob_tasks": ("digits_s",), "seed": 0, "backend": "loky", "n_jobs": 2,
-             "device": "cpu", "emulate": None, "scheduler": ""},
-    "full": {"n_runs": 16, "tasks": TASKS, "techniques": tuple(debiasing.TECHNIQUES),
-             "epochs": {"digits_s": 15, "adult": 10}, "knob_runs": 4,
-             "knob_tasks": TASKS, "seed": 0, "backend": "loky", "n_jobs": 2,
-             "device": "cpu", "emulate": None, "scheduler": ""},
+    "fast": {
+        "n_runs": 4,
+        "tasks": TASKS,
+        "techniques": ("base", "adversarial", "penalty"),
+        "epochs": {"digits_s": 10, "adult": 10},
+        "knob_runs": 2,
+        "knob_tasks": ("digits_s",),
+        "seed": 0,
+        "backend": "loky",
+        "n_jobs": 2,
+        "device": "cpu",
+        "emulate": None,
+        "scheduler": "",
+    },
+    "full": {
+        "n_runs": 16,
+        "tasks": TASKS,
+        "techniques": tuple(debiasing.TECHNIQUES),
+        "epochs": {"digits_s": 15, "adult": 10},
+        "knob_runs": 4,
+        "knob_tasks": TASKS,
+        "seed": 0,
+        "backend": "loky",
+        "n_jobs": 2,
+        "device": "cpu",
+        "emulate": None,
+        "scheduler": "",
+    },
 }
 
 
@@ -111,8 +173,12 @@ def techniques_table(config: dict | None = None) -> pd.DataFrame:
     """The techniques: the paper's analogue, the metrics each targets, its weight per task."""
     rows = {}
     for name, t in debiasing.TECHNIQUES.items():
-        row = {"technique": t.label, "paper": t.paper_analogue,
-               "targets": ", ".join(t.targets) or "—", "what it does": t.description}
+        row = {
+            "technique": t.label,
+            "paper": t.paper_analogue,
+            "targets": ", ".join(t.targets) or "—",
+            "what it does": t.description,
+        }
         for task in (config or PROFILES["full"])["tasks"]:
             row[f"λ ({task})"] = TASK_SETTINGS[task]["lam"].get(name, np.nan)
         rows[name] = row
@@ -127,8 +193,14 @@ def spec(task: str, technique: str, config: dict) -> RunSpec:
     """The :class:`RunSpec` of one task × technique under ``config``."""
     base = TASK_SETTINGS[task]
     epochs = config.get("epochs", {}).get(task, base["epochs"])
-    return RunSpec(task, technique, epochs=epochs, batch_size=base["batch_size"],
-                   lr=base["lr"], lam=base["lam"].get(technique, 1.0))
+    return RunSpec(
+        task,
+        technique,
+        epochs=epochs,
+        batch_size=base["batch_size"],
+        lr=base["lr"],
+        lam=base["lam"].get(technique, 1.0),
+    )
 
 
 def study_knobs(config: dict) -> Knobs:
@@ -136,8 +208,11 @@ def study_knobs(config: dict) -> Knobs:
     "permuted"``); on a GPU the real thing (cuDNN benchmark on, nondeterminism allowed)."""
     device = config["device"]
     if device.startswith("cuda"):
-        return Knobs(device=device, cudnn_benchmark=True,
-                     sum_order="permuted" if config["emulate"] else "fixed")
+        return Knobs(
+            device=device,
+            cudnn_benchmark=True,
+            sum_order="permuted" if config["emulate"] else "fixed",
+        )
     return Knobs(device=device, sum_order="permuted" if config["emulate"] else "fixed")
 
 
@@ -154,8 +229,12 @@ def connect(config: dict):
     from dask.distributed import Client, LocalCluster
 
     if address == "local":
-        with LocalCluster(n_workers=config["n_jobs"], threads_per_worker=1,
-                          dashboard_address=None) as cluster, Client(cluster):
+        with (
+            LocalCluster(
+                n_workers=config["n_jobs"], threads_per_worker=1, dashboard_address=None
+            ) as cluster,
+            Client(cluster),
+        ):
             yield "dask"
     else:  # pragma: no cover - needs a running scheduler
         with Client(address):
@@ -172,32 +251,53 @@ def run_study(config: dict) -> pd.DataFrame:
     ``setting``.
     """
     fit = study_knobs(config)
-    strict = replace(fit, sum_order="fixed", cudnn_benchmark=False,
-                     deterministic=fit.device.startswith("cuda"),
-                     cudnn_deterministic=fit.device.startswith("cuda"))
+    strict = replace(
+        fit,
+        sum_order="fixed",
+        cudnn_benchmark=False,
+        deterministic=fit.device.startswith("cuda"),
+        cudnn_deterministic=fit.device.startswith("cuda"),
+    )
     common = {"n_runs": config["n_runs"], "seed": config["seed"], "n_jobs": config["n_jobs"]}
     with connect(config) as backend:
-        main = [({"task": t, "technique": q, "setting": SETTINGS_FIT}, spec(t, q, config))
-                for t in config["tasks"] for q in config["techniques"]]
+        main = [
+            ({"task": t, "technique": q, "setting": SETTINGS_FIT}, spec(t, q, config))
+            for t in config["tasks"]
+            for q in config["techniques"]
+        ]
         parts = [fit_runs_many(main, knobs=fit, backend=backend, **common)]
         base = [(t, spec(t, "base", config)) for t in config["tasks"]]
-        parts.append(fit_runs_many(
-            [({"task": t, "technique": "base", "setting": SETTINGS_STRICT}, s) for t, s in base],
-            knobs=strict, backend=backend, **common))
-        parts.append(fit_runs_many(
-            [({"task": t, "technique": "base", "setting": SETTINGS_SEED}, s) for t, s in base],
-            knobs=replace(fit, sum_order="fixed"), vary="seed", backend=backend, **common))
+        parts.append(
+            fit_runs_many(
+                [
+                    ({"task": t, "technique": "base", "setting": SETTINGS_STRICT}, s)
+                    for t, s in base
+                ],
+                knobs=strict,
+                backend=backend,
+                **common,
+            )
+        )
+        parts.append(
+            fit_runs_many(
+                [({"task": t, "technique": "base", "setting": SETTINGS_SEED}, s) for t, s in base],
+                knobs=replace(fit, sum_order="fixed"),
+                vary="seed",
+                backend=backend,
+                **common,
+            )
+        )
     return pd.concat(parts, ignore_index=True)
 
 
-def _select(study: pd.DataFrame, task: str, *, setting: str = SETTINGS_FIT,
-            technique: str | None = None) -> pd.DataFrame:
+def _select(
+    study: pd.DataFrame, task: str, *, setting: str = SETTINGS_FIT, technique: str | None = None
+) -> pd.DataFrame:
     rows = study[(study["task"] == task) & (study["setting"] == setting)]
     if technique is not None:
         rows = rows[rows["technique"] == technique]
     if rows.empty:
-        raise ValueError(f"no runs for task={task!r}, setting={setting!r}, "
-                         f"technique={technique!r}")
+        raise ValueError(f"no runs for task={task!r}, setting={setting!r}, technique={technique!r}")
     return rows
 
 
@@ -262,8 +362,10 @@ def table_3_replication() -> pd.DataFrame:
     {'matches'}
     """
     ours = table_3().loc["overall"]
-    return replication_table({"quantity": f"{m} (%)", "paper": p, "ours": float(ours[m]),
-                              "decimals": 1} for m, p in seed004.TABLE_3_METRICS.items())
+    return replication_table(
+        {"quantity": f"{m} (%)", "paper": p, "ours": float(ours[m]), "decimals": 1}
+        for m, p in seed004.TABLE_3_METRICS.items()
+    )
 
 
 def table_3_editor(counts=None):
@@ -284,21 +386,32 @@ def table_3_editor(counts=None):
     for (group, true), row in counts.items():
         cells = []
         for predicted, n in zip(labels, row, strict=True):
-            box = widgets.BoundedIntText(value=int(n), min=0, max=10**6,
-                                         description=f"→ {predicted}",
-                                         layout=widgets.Layout(width="170px"))
+            box = widgets.BoundedIntText(
+                value=int(n),
+                min=0,
+                max=10**6,
+                description=f"→ {predicted}",
+                layout=widgets.Layout(width="170px"),
+            )
             boxes[(group, true, predicted)] = box
             cells.append(box)
-        rows.append(widgets.HBox([widgets.Label(f"{group}, true {true}",
-                                                layout=widgets.Layout(width="160px")), *cells]))
+        rows.append(
+            widgets.HBox(
+                [
+                    widgets.Label(f"{group}, true {true}", layout=widgets.Layout(width="160px")),
+                    *cells,
+                ]
+            )
+        )
     output = widgets.HTML()
 
     def refresh(_=None):
         edited = {(g, t): tuple(boxes[(g, t, p)].value for p in labels) for g, t in counts}
         try:
             frame = table_3(edited)
-            output.value = frame.to_html(float_format=lambda v: f"{v:.1f}",
-                                         na_rep="undefined (NaN)")
+            output.value = frame.to_html(
+                float_format=lambda v: f"{v:.1f}", na_rep="undefined (NaN)"
+            )
         except ValueError as error:
             output.value = f"<p>{error}</p>"
 
@@ -323,8 +436,14 @@ def table_2(study: pd.DataFrame, task: str, *, setting: str = SETTINGS_FIT) -> p
     return out[[*METRICS, "accuracy"]]
 
 
-def box_grid(study: pd.DataFrame, task: str, *, metrics=(*METRICS, "accuracy"),
-             setting: str = SETTINGS_FIT, axes=None):
+def box_grid(
+    study: pd.DataFrame,
+    task: str,
+    *,
+    metrics=(*METRICS, "accuracy"),
+    setting: str = SETTINGS_FIT,
+    axes=None,
+):
     """Box plots (with the runs as dots) of each metric's overall value per technique.
 
     Parameters
@@ -347,17 +466,20 @@ def box_grid(study: pd.DataFrame, task: str, *, metrics=(*METRICS, "accuracy"),
     rows = rows[(rows["class"] == "overall") & (rows["group"] == "all")]
     order = _techniques(study, task)
     for ax, metric in zip(axes, metrics, strict=False):
-        data = [100 * rows[(rows["metric"] == metric) & (rows["technique"] == t)]["value"]
-                .to_numpy() for t in order]
-        ax.boxplot(data, tick_labels=order, widths=0.6, showfliers=False,
-                   medianprops={"color": "black"})
+        data = [
+            100 * rows[(rows["metric"] == metric) & (rows["technique"] == t)]["value"].to_numpy()
+            for t in order
+        ]
+        ax.boxplot(
+            data, tick_labels=order, widths=0.6, showfliers=False, medianprops={"color": "black"}
+        )
         for i, values in enumerate(data, start=1):
             offsets = np.linspace(-0.12, 0.12, len(values)) if len(values) > 1 else [0.0]
             ax.plot(i + np.asarray(offsets), values, "o", ms=3, color="#1f4e79")
         ax.set_title(metric)
         ax.set_ylabel("%" if ax is axes[0] else "")
         ax.tick_params(axis="x", rotation=45, labelsize=8)
-    for ax in axes[len(metrics):]:
+    for ax in axes[len(metrics) :]:
         ax.set_visible(False)
     return axes
 
@@ -378,22 +500,37 @@ def finding_1_replication(study: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for metric, (technique, value, low, high) in seed004.FINDING_1.items():
         ours, where = best[("Overall", metric)]
-        rows.append({"quantity": f"largest overall MaxDiff of {metric} (pp)", "paper": value,
-                     "ours": ours, "decimals": 1,
-                     "note": f"paper: {technique} ({low}–{high}); ours: {where}"})
+        rows.append(
+            {
+                "quantity": f"largest overall MaxDiff of {metric} (pp)",
+                "paper": value,
+                "ours": ours,
+                "decimals": 1,
+                "note": f"paper: {technique} ({low}–{high}); ours: {where}",
+            }
+        )
     ours, where = best[("Per-class", "DI_BAR")]
-    rows.append({"quantity": "largest per-class MaxDiff of DI_BAR (pp)",
-                 "paper": seed004.FINDING_1_PER_CLASS_MAX, "ours": ours, "decimals": 1,
-                 "note": f"paper: C-Base and others (a class 0 % in one run, 100 % in "
-                         f"another); ours: {where}"})
+    rows.append(
+        {
+            "quantity": "largest per-class MaxDiff of DI_BAR (pp)",
+            "paper": seed004.FINDING_1_PER_CLASS_MAX,
+            "ours": ours,
+            "decimals": 1,
+            "note": f"paper: C-Base and others (a class 0 % in one run, 100 % in "
+            f"another); ours: {where}",
+        }
+    )
     return replication_table(rows)
 
 
 #: Our technique that plays each Table 4 row (task, technique).
 TABLE_4_ANALOGUES = {
-    "S-Base": ("digits_s", "base"), "S-RS": ("digits_s", "rebalance"),
-    "S-GR": ("digits_s", "adversarial"), "S-DI2": ("digits_s", "domain_independent"),
-    "A-Base": ("adult", "base"), "A-L2": ("adult", "penalty"),
+    "S-Base": ("digits_s", "base"),
+    "S-RS": ("digits_s", "rebalance"),
+    "S-GR": ("digits_s", "adversarial"),
+    "S-DI2": ("digits_s", "domain_independent"),
+    "A-Base": ("adult", "base"),
+    "A-L2": ("adult", "penalty"),
 }
 
 
@@ -405,26 +542,47 @@ def table_4_replication(study: pd.DataFrame) -> pd.DataFrame:
     """
     rows = []
     for paper_name, (task, technique) in TABLE_4_ANALOGUES.items():
-        present = study[(study["task"] == task) & (study["technique"] == technique)
-                        & (study["setting"] == SETTINGS_FIT)]
+        present = study[
+            (study["task"] == task)
+            & (study["technique"] == technique)
+            & (study["setting"] == SETTINGS_FIT)
+        ]
         if present.empty:
             continue
         ours = summarize(present).loc["DI_BAR"]
         printed = seed004.TABLE_4_DI_BAR[paper_name]
         for (label, column), value in zip(
-                [("overall MaxDiff", "overall MaxDiff"), ("overall STDEV", "overall STDEV"),
-                 ("per-class MaxDiff", "per-class MaxDiff"),
-                 ("per-class STDEV", "per-class STDEV")], printed, strict=True):
-            rows.append({"quantity": f"{paper_name} ≈ {TASK_LABELS.get(task, task)} "
-                                     f"{technique}: DI_BAR {label} (pp)",
-                         "paper": value, "ours": float(ours[column]), "decimals": 1,
-                         "note": f"{int(ours['runs'])} runs (paper 16)"})
+            [
+                ("overall MaxDiff", "overall MaxDiff"),
+                ("overall STDEV", "overall STDEV"),
+                ("per-class MaxDiff", "per-class MaxDiff"),
+                ("per-class STDEV", "per-class STDEV"),
+            ],
+            printed,
+            strict=True,
+        ):
+            rows.append(
+                {
+                    "quantity": f"{paper_name} ≈ {TASK_LABELS.get(task, task)} "
+                    f"{technique}: DI_BAR {label} (pp)",
+                    "paper": value,
+                    "ours": float(ours[column]),
+                    "decimals": 1,
+                    "note": f"{int(ours['runs'])} runs (paper 16)",
+                }
+            )
     return replication_table(rows)
 
 
 # --------------------------------------------------------------------------- RQ2
-def effects(study: pd.DataFrame, task: str, *, n_runs: int | None = None,
-            metrics=METRICS, alpha: float = 0.05) -> pd.DataFrame:
+def effects(
+    study: pd.DataFrame,
+    task: str,
+    *,
+    n_runs: int | None = None,
+    metrics=METRICS,
+    alpha: float = 0.05,
+) -> pd.DataFrame:
     """Every technique against the baseline on every metric (:func:`compare_runs`).
 
     Parameters
@@ -450,10 +608,15 @@ def effects(study: pd.DataFrame, task: str, *, n_runs: int | None = None,
                 result = {"direction": "undefined", "variance_change": "undefined"}
             else:
                 result = compare_runs(b, t, alpha=alpha)
-            result.update({
-                "target": metric in debiasing.TECHNIQUES[technique].targets,
-                "baseline_min": np.nanmin(b), "baseline_max": np.nanmax(b),
-                "treated_min": np.nanmin(t), "treated_max": np.nanmax(t)})
+            result.update(
+                {
+                    "target": metric in debiasing.TECHNIQUES[technique].targets,
+                    "baseline_min": np.nanmin(b),
+                    "baseline_max": np.nanmax(b),
+                    "treated_min": np.nanmin(t),
+                    "treated_max": np.nanmax(t),
+                }
+            )
             rows[(technique, metric)] = result
     out = pd.DataFrame.from_dict(rows, orient="index")
     out.index.names = ["technique", "metric"]
@@ -461,8 +624,9 @@ def effects(study: pd.DataFrame, task: str, *, n_runs: int | None = None,
 
 
 def _runs_matrix(study, task, technique, n_runs=None, *, setting=SETTINGS_FIT):
-    wide = per_run(_select(study, task, setting=setting, technique=technique),
-                   metrics=[*METRICS, "accuracy"])
+    wide = per_run(
+        _select(study, task, setting=setting, technique=technique), metrics=[*METRICS, "accuracy"]
+    )
     return wide.iloc[:n_runs] if n_runs is not None else wide
 
 
@@ -488,8 +652,15 @@ def _grid(ax, colours: pd.DataFrame, labels: pd.DataFrame, title: str):
         for j in range(labels.shape[1]):
             rgb = image[i, j]
             dark = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] < 0.5
-            ax.text(j, i, labels.iat[i, j], ha="center", va="center", fontsize=8,
-                    color="white" if dark else "black")
+            ax.text(
+                j,
+                i,
+                labels.iat[i, j],
+                ha="center",
+                va="center",
+                fontsize=8,
+                color="white" if dark else "black",
+            )
     ax.set_xticks(range(labels.shape[1]), labels.columns, rotation=45, ha="right")
     ax.set_yticks(range(labels.shape[0]), labels.index)
     ax.set_title(title)
@@ -501,19 +672,24 @@ def effect_heatmap(effect_table: pd.DataFrame, *, title: str = "", ax=None):
     orange = increase, shade = Sawilowsky's label, grey = not significant (U-test);
     ``*`` marks a metric the technique is designed to reduce."""
     if ax is None:
-        _, ax = plt.subplots(figsize=(7, 0.6 * effect_table.index.get_level_values(0)
-                                      .nunique() + 1.5))
+        _, ax = plt.subplots(
+            figsize=(7, 0.6 * effect_table.index.get_level_values(0).nunique() + 1.5)
+        )
     colours = effect_table.apply(_effect_colour, axis=1).unstack("metric")
     labels = effect_table.apply(
-        lambda r: ("NS" if r.get("direction") not in ("increase", "decrease")
-                   else f"{r['cohen_d']:.1f}") + ("*" if r.get("target") else ""),
-        axis=1).unstack("metric")
+        lambda r: (
+            ("NS" if r.get("direction") not in ("increase", "decrease") else f"{r['cohen_d']:.1f}")
+            + ("*" if r.get("target") else "")
+        ),
+        axis=1,
+    ).unstack("metric")
     order = [m for m in METRICS if m in colours.columns]
     return _grid(ax, colours[order], labels[order], title or "Cohen's d (U-test p < 0.05)")
 
 
-def single_run_table(study: pd.DataFrame, task: str, *, n_runs: int | None = None,
-                     metrics=METRICS) -> pd.DataFrame:
+def single_run_table(
+    study: pd.DataFrame, task: str, *, n_runs: int | None = None, metrics=METRICS
+) -> pd.DataFrame:
     """Finding 2 on our runs: per technique × metric, what one run would have said.
 
     Columns: ``many-run conclusion`` (U-test), ``ranges overlap`` (the technique's and
@@ -535,7 +711,8 @@ def single_run_table(study: pd.DataFrame, task: str, *, n_runs: int | None = Non
             "ranges overlap": bool(max(b.min(), t.min()) <= min(b.max(), t.max())),
             "reversal": bool(t.mean() > b.mean() and t.min() < b.max()),
             "single-run pairs contradicting": float((np.sign(diff) == -sign).mean())
-            if sign != 0 else np.nan,
+            if sign != 0
+            else np.nan,
         }
     frame = pd.DataFrame.from_dict(out, orient="index")
     frame.index.names = ["technique", "metric"]
@@ -548,22 +725,33 @@ def finding_2_replication(study: pd.DataFrame) -> pd.DataFrame:
     table = pd.concat(tables)
     n = len(table)
     rows = [
-        {"quantity": "share of experiments whose ranges overlap the baseline's (%)",
-         "paper": 100 * seed004.RANGES_OVERLAP / seed004.EXPERIMENTS,
-         "ours": 100 * table["ranges overlap"].mean(), "decimals": 1,
-         "note": f"ours {int(table['ranges overlap'].sum())} of {n}; paper "
-                 f"{seed004.RANGES_OVERLAP} of {seed004.EXPERIMENTS}"},
-        {"quantity": "share where the mean is worse but one run beats one baseline run (%)",
-         "paper": 100 * seed004.SINGLE_RUN_REVERSAL / seed004.EXPERIMENTS,
-         "ours": 100 * table["reversal"].mean(), "decimals": 1,
-         "note": f"ours {int(table['reversal'].sum())} of {n}; paper "
-                 f"{seed004.SINGLE_RUN_REVERSAL} of {seed004.EXPERIMENTS}"},
+        {
+            "quantity": "share of experiments whose ranges overlap the baseline's (%)",
+            "paper": 100 * seed004.RANGES_OVERLAP / seed004.EXPERIMENTS,
+            "ours": 100 * table["ranges overlap"].mean(),
+            "decimals": 1,
+            "note": f"ours {int(table['ranges overlap'].sum())} of {n}; paper "
+            f"{seed004.RANGES_OVERLAP} of {seed004.EXPERIMENTS}",
+        },
+        {
+            "quantity": "share where the mean is worse but one run beats one baseline run (%)",
+            "paper": 100 * seed004.SINGLE_RUN_REVERSAL / seed004.EXPERIMENTS,
+            "ours": 100 * table["reversal"].mean(),
+            "decimals": 1,
+            "note": f"ours {int(table['reversal'].sum())} of {n}; paper "
+            f"{seed004.SINGLE_RUN_REVERSAL} of {seed004.EXPERIMENTS}",
+        },
     ]
     return replication_table(rows)
 
 
-def finding_2_example(study: pd.DataFrame, *, task: str = "digits_s",
-                      technique: str = "adversarial", metric: str = "BA") -> pd.DataFrame:
+def finding_2_example(
+    study: pd.DataFrame,
+    *,
+    task: str = "digits_s",
+    technique: str = "adversarial",
+    metric: str = "BA",
+) -> pd.DataFrame:
     """The paper's S-GR vs S-Base example (BA) beside our gradient-reversal analogue.
 
     "Single run" values: the paper's pair is one where the technique looks better; ours
@@ -575,21 +763,47 @@ def finding_2_example(study: pd.DataFrame, *, task: str = "digits_s",
     result = compare_runs(b, t)
     label = f"{TASK_LABELS.get(task, task)}: {technique} vs base"
     rows = [
-        {"quantity": f"mean {metric} of the baseline (%)", "paper": ex["mean_baseline"],
-         "ours": 100 * b.mean(), "decimals": 1, "note": label},
-        {"quantity": f"mean {metric} of the technique (%)", "paper": ex["mean_treated"],
-         "ours": 100 * t.mean(), "decimals": 1, "note": label},
-        {"quantity": f"a single baseline run's {metric} (%)",
-         "paper": ex["single_run_baseline"], "ours": 100 * b.max(), "decimals": 1,
-         "note": "ours: the baseline's worst run"},
-        {"quantity": f"a single technique run's {metric} (%)",
-         "paper": ex["single_run_treated"], "ours": 100 * t.min(), "decimals": 1,
-         "note": "ours: the technique's best run"},
-        {"quantity": "U-test p (one-sided, asymptotic)", "paper": ex["mw_p"],
-         "ours": result["mw_p"], "decimals": 4,
-         "note": f"exact method: {result['mw_p_exact']:.4f}; {len(b)} vs {len(t)} runs"},
-        {"quantity": "Levene p (normalised)", "paper": ex["levene_p"],
-         "ours": result["levene_p"], "decimals": 4},
+        {
+            "quantity": f"mean {metric} of the baseline (%)",
+            "paper": ex["mean_baseline"],
+            "ours": 100 * b.mean(),
+            "decimals": 1,
+            "note": label,
+        },
+        {
+            "quantity": f"mean {metric} of the technique (%)",
+            "paper": ex["mean_treated"],
+            "ours": 100 * t.mean(),
+            "decimals": 1,
+            "note": label,
+        },
+        {
+            "quantity": f"a single baseline run's {metric} (%)",
+            "paper": ex["single_run_baseline"],
+            "ours": 100 * b.max(),
+            "decimals": 1,
+            "note": "ours: the baseline's worst run",
+        },
+        {
+            "quantity": f"a single technique run's {metric} (%)",
+            "paper": ex["single_run_treated"],
+            "ours": 100 * t.min(),
+            "decimals": 1,
+            "note": "ours: the technique's best run",
+        },
+        {
+            "quantity": "U-test p (one-sided, asymptotic)",
+            "paper": ex["mw_p"],
+            "ours": result["mw_p"],
+            "decimals": 4,
+            "note": f"exact method: {result['mw_p_exact']:.4f}; {len(b)} vs {len(t)} runs",
+        },
+        {
+            "quantity": "Levene p (normalised)",
+            "paper": ex["levene_p"],
+            "ours": result["levene_p"],
+            "decimals": 4,
+        },
     ]
     return replication_table(rows)
 
@@ -638,30 +852,37 @@ def conclusion_explorer(study: pd.DataFrame):
         r = compare_runs(b, t)
         sign = np.sign(t.mean() - b.mean())
         flips = float((np.sign(np.subtract.outer(t, b)) == -sign).mean()) if sign else 0.0
-        runs = pd.DataFrame({"base": 100 * b, technique.value: 100 * t},
-                            index=pd.RangeIndex(n, name="run"))
-        facts = pd.Series({
-            "mean base (%)": f"{100 * r['mean_baseline']:.2f}",
-            f"mean {technique.value} (%)": f"{100 * r['mean_treated']:.2f}",
-            "MaxDiff base / technique (pp)": f"{100 * max_diff(b):.2f} / {100 * max_diff(t):.2f}",
-            "U-test p (asymptotic / exact)": f"{r['mw_p']:.4f} / {r['mw_p_exact']:.4f}",
-            "conclusion at this many runs": r["direction"],
-            "Cohen's d": f"{r['cohen_d']:.2f} ({r['effect']})",
-            "Levene p (normalised)": f"{r['levene_p']:.4f}",
-            "run 0 vs run 0 says": ("decrease" if t[0] < b[0] else "increase"
-                                    if t[0] > b[0] else "no change"),
-            "single-run pairs contradicting the means": f"{flips:.0%}",
-        }, name="")
-        output.value = (facts.to_frame().to_html(header=False)
-                        + runs.to_html(float_format=lambda v: f"{v:.2f}"))
+        runs = pd.DataFrame(
+            {"base": 100 * b, technique.value: 100 * t}, index=pd.RangeIndex(n, name="run")
+        )
+        facts = pd.Series(
+            {
+                "mean base (%)": f"{100 * r['mean_baseline']:.2f}",
+                f"mean {technique.value} (%)": f"{100 * r['mean_treated']:.2f}",
+                "MaxDiff base / technique (pp)": (
+                    f"{100 * max_diff(b):.2f} / {100 * max_diff(t):.2f}"
+                ),
+                "U-test p (asymptotic / exact)": f"{r['mw_p']:.4f} / {r['mw_p_exact']:.4f}",
+                "conclusion at this many runs": r["direction"],
+                "Cohen's d": f"{r['cohen_d']:.2f} ({r['effect']})",
+                "Levene p (normalised)": f"{r['levene_p']:.4f}",
+                "run 0 vs run 0 says": (
+                    "decrease" if t[0] < b[0] else "increase" if t[0] > b[0] else "no change"
+                ),
+                "single-run pairs contradicting the means": f"{flips:.0%}",
+            },
+            name="",
+        )
+        output.value = facts.to_frame().to_html(header=False) + runs.to_html(
+            float_format=lambda v: f"{v:.2f}"
+        )
 
     task.observe(set_techniques, names="value")
     for control in (task, technique, metric, n_runs):
         control.observe(refresh, names="value")
     set_techniques()
     refresh()
-    return widgets.VBox([widgets.HBox([task, technique]), widgets.HBox([metric, n_runs]),
-                         output])
+    return widgets.VBox([widgets.HBox([task, technique]), widgets.HBox([metric, n_runs]), output])
 
 
 # --------------------------------------------------------------------------- RQ3
@@ -682,17 +903,21 @@ def costs(study: pd.DataFrame, task: str, *, alpha: float = 0.05) -> pd.DataFram
     for technique in table.index.get_level_values(0).unique():
         acc = _runs_matrix(study, task, technique)["accuracy"].to_numpy()
         r = compare_runs(base, acc, alpha=alpha)
-        accuracy = {"increase": "higher", "decrease": "lower"}.get(r["direction"],
-                                                                     "not significant")
+        accuracy = {"increase": "higher", "decrease": "lower"}.get(
+            r["direction"], "not significant"
+        )
         sub = table.loc[technique]
         reduced = sub[sub["direction"] == "decrease"]
         higher_var = reduced[reduced["variance_change"] == "higher"]
         any_cost = accuracy == "lower" or r["variance_change"] == "higher"
-        with_cost = [m for m in reduced.index
-                     if any_cost or reduced.loc[m, "variance_change"] == "higher"]
+        with_cost = [
+            m for m in reduced.index if any_cost or reduced.loc[m, "variance_change"] == "higher"
+        ]
         rows[technique] = {
-            "accuracy": accuracy, "accuracy p": r["mw_p"],
-            "accuracy variance": r["variance_change"], "accuracy Levene p": r["levene_p"],
+            "accuracy": accuracy,
+            "accuracy p": r["mw_p"],
+            "accuracy variance": r["variance_change"],
+            "accuracy Levene p": r["levene_p"],
             "metrics reduced": ", ".join(reduced.index),
             "metrics increased": ", ".join(sub[sub["direction"] == "increase"].index),
             "with higher fairness variance": ", ".join(higher_var.index),
@@ -709,18 +934,25 @@ def variance_heatmap(effect_table: pd.DataFrame, *, title: str = "", ax=None):
     orange = higher variance than the baseline, blue = lower, grey = not significant;
     ``X`` = the technique does not reduce this metric (the paper's mark)."""
     if ax is None:
-        _, ax = plt.subplots(figsize=(7, 0.6 * effect_table.index.get_level_values(0)
-                                      .nunique() + 1.5))
+        _, ax = plt.subplots(
+            figsize=(7, 0.6 * effect_table.index.get_level_values(0).nunique() + 1.5)
+        )
     colour = {"higher": _ORANGES[4], "lower": _BLUES[4]}
-    colours = effect_table["variance_change"].map(lambda v: colour.get(v, _GREY)) \
-        .unstack("metric")
+    colours = effect_table["variance_change"].map(lambda v: colour.get(v, _GREY)).unstack("metric")
     labels = effect_table.apply(
-        lambda r: ("" if r.get("direction") == "decrease" else "X ")
-        + (f"p={r['levene_p']:.2f}" if pd.notna(r.get("levene_p")) else "n/a"),
-        axis=1).unstack("metric")
+        lambda r: (
+            ("" if r.get("direction") == "decrease" else "X ")
+            + (f"p={r['levene_p']:.2f}" if pd.notna(r.get("levene_p")) else "n/a")
+        ),
+        axis=1,
+    ).unstack("metric")
     order = [m for m in METRICS if m in colours.columns]
-    return _grid(ax, colours[order], labels[order],
-                 title or "Levene (normalised): fairness variance vs baseline")
+    return _grid(
+        ax,
+        colours[order],
+        labels[order],
+        title or "Levene (normalised): fairness variance vs baseline",
+    )
 
 
 def cost_heatmaps(cost_tables: dict, *, ax=None):
@@ -733,16 +965,25 @@ def cost_heatmaps(cost_tables: dict, *, ax=None):
         for technique, row in table.iterrows():
             key = f"{TASK_LABELS.get(task, task).split(' ')[0]}: {technique}"
             acc = {"lower": _ORANGES[4], "higher": _BLUES[4]}.get(row["accuracy"], _GREY)
-            var = {"higher": _ORANGES[4], "lower": _BLUES[4]}.get(row["accuracy variance"],
-                                                                   _GREY)
+            var = {"higher": _ORANGES[4], "lower": _BLUES[4]}.get(row["accuracy variance"], _GREY)
             mark = "" if row["experiments reducing bias"] else "X "
             colours[key] = [acc, var]
-            labels[key] = [mark + f"p={row['accuracy p']:.2f}",
-                           mark + (f"p={row['accuracy Levene p']:.2f}"
-                                   if pd.notna(row["accuracy Levene p"]) else "n/a")]
+            labels[key] = [
+                mark + f"p={row['accuracy p']:.2f}",
+                mark
+                + (
+                    f"p={row['accuracy Levene p']:.2f}"
+                    if pd.notna(row["accuracy Levene p"])
+                    else "n/a"
+                ),
+            ]
     index = ["accuracy", "accuracy variance"]
-    return _grid(ax, pd.DataFrame(colours, index=index), pd.DataFrame(labels, index=index),
-                 "Cost in accuracy (U-test) and accuracy variance (Levene)")
+    return _grid(
+        ax,
+        pd.DataFrame(colours, index=index),
+        pd.DataFrame(labels, index=index),
+        "Cost in accuracy (U-test) and accuracy variance (Levene)",
+    )
 
 
 def finding_3_4_replication(study: pd.DataFrame) -> pd.DataFrame:
@@ -756,17 +997,27 @@ def finding_3_4_replication(study: pd.DataFrame) -> pd.DataFrame:
     with_cost = sum(int(c["experiments with a cost"].sum()) for c in cost.values())
     f3, f4 = seed004.FINDING_3, seed004.FINDING_4
     rows = [
-        {"quantity": "techniques that increase at least one metric (%)",
-         "paper": 100 * f3["increase at least one metric"] / f3["techniques"],
-         "ours": 100 * increase / techniques if techniques else np.nan, "decimals": 1,
-         "note": f"ours {increase} of {techniques}; paper 15 of 22"},
-        {"quantity": "experiments that reduce bias (%)",
-         "paper": 100 * f4["reduce bias"] / f4["experiments"],
-         "ours": 100 * reduced / experiments if experiments else np.nan, "decimals": 1,
-         "note": f"ours {reduced} of {experiments}; paper 103 of 154"},
-        {"quantity": "of those, with a cost (%)", "paper": f4["share with a cost"],
-         "ours": 100 * with_cost / reduced if reduced else np.nan, "decimals": 1,
-         "note": f"ours {with_cost} of {reduced}; paper 70 of 103"},
+        {
+            "quantity": "techniques that increase at least one metric (%)",
+            "paper": 100 * f3["increase at least one metric"] / f3["techniques"],
+            "ours": 100 * increase / techniques if techniques else np.nan,
+            "decimals": 1,
+            "note": f"ours {increase} of {techniques}; paper 15 of 22",
+        },
+        {
+            "quantity": "experiments that reduce bias (%)",
+            "paper": 100 * f4["reduce bias"] / f4["experiments"],
+            "ours": 100 * reduced / experiments if experiments else np.nan,
+            "decimals": 1,
+            "note": f"ours {reduced} of {experiments}; paper 103 of 154",
+        },
+        {
+            "quantity": "of those, with a cost (%)",
+            "paper": f4["share with a cost"],
+            "ours": 100 * with_cost / reduced if reduced else np.nan,
+            "decimals": 1,
+            "note": f"ours {with_cost} of {reduced}; paper 70 of 103",
+        },
     ]
     return replication_table(rows)
 
@@ -786,8 +1037,7 @@ def load_survey(path=None) -> pd.DataFrame:
     """Seed 004 Table 5 with each paper's year, from ``data/literature_survey_seed004.csv``
     (its comment lines give the provenance; ``-`` = not applicable)."""
     path = Path(path) if path is not None else _data_dir() / "literature_survey_seed004.csv"
-    frame = pd.read_csv(path, comment="#", keep_default_na=False,
-                        dtype={"ref": int, "year": int})
+    frame = pd.read_csv(path, comment="#", keep_default_na=False, dtype={"ref": int, "year": int})
     expected = ["paper", "ref", "year", "venue", "multiple_runs", "mean", "stdev", "range"]
     if list(frame.columns) != expected:
         raise ValueError(f"{path}: columns {list(frame.columns)}, expected {expected}")
@@ -800,27 +1050,44 @@ def survey_replication(survey: pd.DataFrame) -> pd.DataFrame:
     n2017, n2020 = int(per_year.get(2017, 0)), int(per_year.get(2020, 0))
     multiple = int((survey["multiple_runs"] == "Y").sum())
     f5, f6 = seed004.FINDING_5, seed004.FINDING_6
-    return replication_table([
-        {"quantity": "papers in 2017", "paper": f5["2017"], "ours": n2017, "decimals": 0},
-        {"quantity": "papers in 2020", "paper": f5["2020"], "ours": n2020, "decimals": 0},
-        {"quantity": "growth 2017 → 2020 (%)", "paper": f5["growth %"],
-         "ours": 100 * (n2020 - n2017) / n2017 if n2017 else np.nan, "decimals": 0},
-        {"quantity": "papers using multiple identical runs", "paper": f6["multiple runs"],
-         "ours": multiple, "decimals": 0},
-        {"quantity": "share using multiple runs (%)", "paper": f6["share %"],
-         "ours": 100 * multiple / len(survey), "decimals": 1,
-         "note": f"of {len(survey)} papers"},
-    ])
+    return replication_table(
+        [
+            {"quantity": "papers in 2017", "paper": f5["2017"], "ours": n2017, "decimals": 0},
+            {"quantity": "papers in 2020", "paper": f5["2020"], "ours": n2020, "decimals": 0},
+            {
+                "quantity": "growth 2017 → 2020 (%)",
+                "paper": f5["growth %"],
+                "ours": 100 * (n2020 - n2017) / n2017 if n2017 else np.nan,
+                "decimals": 0,
+            },
+            {
+                "quantity": "papers using multiple identical runs",
+                "paper": f6["multiple runs"],
+                "ours": multiple,
+                "decimals": 0,
+            },
+            {
+                "quantity": "share using multiple runs (%)",
+                "paper": f6["share %"],
+                "ours": 100 * multiple / len(survey),
+                "decimals": 1,
+                "note": f"of {len(survey)} papers",
+            },
+        ]
+    )
 
 
 def survey_plot(survey: pd.DataFrame, *, ax=None):
     """Papers per year, split by whether they use multiple identical runs."""
     if ax is None:
         _, ax = plt.subplots(figsize=(5, 3.2))
-    counts = (survey.assign(runs=survey["multiple_runs"].map({"Y": "multiple runs",
-                                                              "N": "one run"}))
-              .groupby(["year", "runs"]).size().unstack(fill_value=0)
-              .reindex(columns=["multiple runs", "one run"], fill_value=0))
+    counts = (
+        survey.assign(runs=survey["multiple_runs"].map({"Y": "multiple runs", "N": "one run"}))
+        .groupby(["year", "runs"])
+        .size()
+        .unstack(fill_value=0)
+        .reindex(columns=["multiple runs", "one run"], fill_value=0)
+    )
     counts.plot.bar(stacked=True, ax=ax, color=["#2166ac", "#cccccc"], rot=0)
     ax.set_xlabel("year")
     ax.set_ylabel("papers on DL fairness")
@@ -844,10 +1111,16 @@ def knob_study(config: dict) -> pd.DataFrame:
     parts = []
     with connect(config) as backend:
         for task, name, knobs, run_spec in experiments:
-            parts.append(fit_runs_many(
-                [({"task": task, "technique": "base", "variant": name}, run_spec)],
-                n_runs=config["knob_runs"], seed=config["seed"], backend=backend,
-                n_jobs=config["n_jobs"], knobs=knobs))
+            parts.append(
+                fit_runs_many(
+                    [({"task": task, "technique": "base", "variant": name}, run_spec)],
+                    n_runs=config["knob_runs"],
+                    seed=config["seed"],
+                    backend=backend,
+                    n_jobs=config["n_jobs"],
+                    knobs=knobs,
+                )
+            )
     return pd.concat(parts, ignore_index=True)
 
 
@@ -884,8 +1157,10 @@ def strict_identity(study: pd.DataFrame) -> pd.DataFrame:
     weights and predictions (1 = bit-identical runs)."""
     rows = study[study["technique"] == "base"]
     out = rows.groupby(["task", "setting"], sort=False).agg(
-        runs=("run", "nunique"), distinct_weights=("weights_hash", "nunique"),
-        distinct_predictions=("pred_hash", "nunique"))
+        runs=("run", "nunique"),
+        distinct_weights=("weights_hash", "nunique"),
+        distinct_predictions=("pred_hash", "nunique"),
+    )
     out["bit-identical"] = out["distinct_weights"] == 1
     return out
 

@@ -42,11 +42,22 @@ def table_3_1() -> pd.DataFrame:
     """
     rows = []
     for scenario, (cm_i, cm_j, ofi, di) in seed003.TABLE_3_1.items():
-        rows.append({"quantity": f"OFI, scenario {scenario}", "paper": ofi,
-                     "ours": compare("OFI", cm_i, cm_j)})
+        rows.append(
+            {
+                "quantity": f"OFI, scenario {scenario}",
+                "paper": ofi,
+                "ours": compare("OFI", cm_i, cm_j),
+            }
+        )
         note = "paper: 'NaN or 1' (0/0)" if np.isnan(di) else ""
-        rows.append({"quantity": f"DI, scenario {scenario}", "paper": di,
-                     "ours": compare("DI", cm_i, cm_j), "note": note})
+        rows.append(
+            {
+                "quantity": f"DI, scenario {scenario}",
+                "paper": di,
+                "ours": compare("DI", cm_i, cm_j),
+                "note": note,
+            }
+        )
     return replication_table(rows)
 
 
@@ -61,8 +72,13 @@ def table_3_3() -> pd.DataFrame:
     rows = []
     for scenario, (cm_i, cm_j, te, dca, ofi) in seed003.TABLE_3_3.items():
         for name, printed in (("TE", te), ("DCA", dca), ("OFI", ofi)):
-            rows.append({"quantity": f"{name}, scenario {scenario}", "paper": printed,
-                         "ours": compare(name, cm_i, cm_j)})
+            rows.append(
+                {
+                    "quantity": f"{name}, scenario {scenario}",
+                    "paper": printed,
+                    "ours": compare(name, cm_i, cm_j),
+                }
+            )
     return replication_table(rows)
 
 
@@ -84,8 +100,10 @@ def property_replication(*, n_max: int = 12) -> pd.DataFrame:
             for ours, paper in zip(table[prop], table[f"{prop}_paper"], strict=True)
         ]
     out["verdict"] = np.where(table["agree"], "matches", "differs: " + table["disagree_on"])
-    out["observed range"] = [f"[{lo:.3g}, {hi:.3g}]" for lo, hi in
-                             zip(table.observed_min, table.observed_max, strict=True)]
+    out["observed range"] = [
+        f"[{lo:.3g}, {hi:.3g}]"
+        for lo, hi in zip(table.observed_min, table.observed_max, strict=True)
+    ]
     out.attrs["checks"] = table.attrs["checks"]
     return out
 
@@ -101,8 +119,7 @@ def group_counts(y_true, y_pred, groups, *, positive=1, min_group_size: int = 0)
     >>> group_counts([1, 0, 1], [1, 1, 0], ["a", "a", "b"]).loc["a", "FP"]
     np.int64(1)
     """
-    counts, labels = confusion_counts(y_true, y_pred, groups, positive=positive,
-                                      return_groups=True)
+    counts, labels = confusion_counts(y_true, y_pred, groups, positive=positive, return_groups=True)
     frame = pd.DataFrame(counts, index=pd.Index(labels, name="group"), columns=list(CELLS))
     frame["n"] = frame[list(CELLS)].sum(axis=1)
     frame["included"] = frame["n"] >= min_group_size
@@ -163,8 +180,12 @@ def direction_agreement(counts: pd.DataFrame) -> dict:
             agree += 1
         else:
             disagreements.append((i, j, float(d), float(o)))
-    return {"pairs": pairs, "agree": agree, "share": agree / pairs if pairs else np.nan,
-            "disagreements": disagreements}
+    return {
+        "pairs": pairs,
+        "agree": agree,
+        "share": agree / pairs if pairs else np.nan,
+        "disagreements": disagreements,
+    }
 
 
 def favour_counts(counts: pd.DataFrame) -> pd.DataFrame:
@@ -175,32 +196,46 @@ def favour_counts(counts: pd.DataFrame) -> pd.DataFrame:
     """
     di = pairwise_scores(counts, "DI")
     ofi = pairwise_scores(counts, "OFI")
-    return pd.DataFrame({
-        "comparisons": di.notna().sum(axis=1),
-        "DI favours": (di > 1).sum(axis=1),
-        "OFI favours": (ofi > 0).sum(axis=1),
-        "PPR": compute("PPR", counts.loc[di.index, list(CELLS)].to_numpy(float)),
-        "marginal benefit B": compute("B", counts.loc[di.index, list(CELLS)].to_numpy(float)),
-    })
+    return pd.DataFrame(
+        {
+            "comparisons": di.notna().sum(axis=1),
+            "DI favours": (di > 1).sum(axis=1),
+            "OFI favours": (ofi > 0).sum(axis=1),
+            "PPR": compute("PPR", counts.loc[di.index, list(CELLS)].to_numpy(float)),
+            "marginal benefit B": compute("B", counts.loc[di.index, list(CELLS)].to_numpy(float)),
+        }
+    )
 
 
 #: Adult features used by the Fig. 3.3 stand-in: everything but the label and fnlwgt
 #: (a census sampling weight, not a property of the person). Categorical columns are
 #: one-hot encoded on the union of train and test categories; race and sex stay in, as in
 #: the paper's Folktables features.
-ADULT_FEATURES = ("age", "workclass", "education-num", "marital-status", "occupation",
-                  "relationship", "race", "sex", "capital-gain", "capital-loss",
-                  "hours-per-week", "native-country")
+ADULT_FEATURES = (
+    "age",
+    "workclass",
+    "education-num",
+    "marital-status",
+    "occupation",
+    "relationship",
+    "race",
+    "sex",
+    "capital-gain",
+    "capital-loss",
+    "hours-per-week",
+    "native-country",
+)
 
 
 def _adult_design(train: pd.DataFrame, test: pd.DataFrame):
     both = pd.concat([train[list(ADULT_FEATURES)], test[list(ADULT_FEATURES)]])
     encoded = pd.get_dummies(both, dtype=float)
-    return encoded.iloc[: len(train)].to_numpy(), encoded.iloc[len(train):].to_numpy()
+    return encoded.iloc[: len(train)].to_numpy(), encoded.iloc[len(train) :].to_numpy()
 
 
-def adult_race_predictions(model: str = "rf", *, seed: int = 0, n_estimators: int = 100,
-                           max_train_rows: int | None = None):
+def adult_race_predictions(
+    model: str = "rf", *, seed: int = 0, n_estimators: int = 100, max_train_rows: int | None = None
+):
     """Offline stand-in for Fig. 3.3: predict Adult income (> 50K = positive) by race.
 
     Trains on the Adult training file and predicts the test file (rows with '?' dropped
@@ -227,8 +262,9 @@ def adult_race_predictions(model: str = "rf", *, seed: int = 0, n_estimators: in
     y_train = (train["income"] == ">50K").to_numpy(int)
     y_test = (test["income"] == ">50K").to_numpy(int)
     if model == "rf":
-        classifier = RandomForestClassifier(n_estimators=n_estimators, random_state=seed,
-                                            n_jobs=1, min_samples_leaf=2)
+        classifier = RandomForestClassifier(
+            n_estimators=n_estimators, random_state=seed, n_jobs=1, min_samples_leaf=2
+        )
     else:
         classifier = GaussianNB()
     y_pred = classifier.fit(x_train, y_train).predict(x_test)
@@ -268,14 +304,25 @@ def counterexample_table(checks: dict) -> pd.DataFrame:
     rows = []
     for metric, check in checks.items():
         for prop, example in check.counterexamples.items():
-            rows.append({"metric": metric, "property": prop,
-                         "counterexample": ", ".join(f"{k} = {v}" for k, v in example.items())})
+            rows.append(
+                {
+                    "metric": metric,
+                    "property": prop,
+                    "counterexample": ", ".join(f"{k} = {v}" for k, v in example.items()),
+                }
+            )
     return pd.DataFrame(rows, columns=["metric", "property", "counterexample"])
 
 
-def folktables_employment_predictions(*, state: str = "GA", year: str = "2018",
-                                      model: str = "rf", seed: int = 0,
-                                      n_estimators: int = 100, data_dir: str = "folktables"):
+def folktables_employment_predictions(
+    *,
+    state: str = "GA",
+    year: str = "2018",
+    model: str = "rf",
+    seed: int = 0,
+    n_estimators: int = 100,
+    data_dir: str = "folktables",
+):
     """Seed 003 Fig. 3.3 as in the paper: ACSEmployment for one state, RF or Naive Bayes.
 
     Needs the ``folktables`` package and internet access (it downloads the ACS PUMS
@@ -291,22 +338,29 @@ def folktables_employment_predictions(*, state: str = "GA", year: str = "2018",
     try:
         import folktables
     except ImportError as error:  # pragma: no cover - depends on the environment
-        raise RuntimeError("folktables is not installed: `pip install folktables` "
-                           "(and internet access) runs the paper's Fig. 3.3") from error
+        raise RuntimeError(
+            "folktables is not installed: `pip install folktables` "
+            "(and internet access) runs the paper's Fig. 3.3"
+        ) from error
     from sklearn.ensemble import RandomForestClassifier
     from sklearn.model_selection import train_test_split
     from sklearn.naive_bayes import GaussianNB
 
     if model not in ("rf", "nb"):
         raise ValueError(f"model must be 'rf' or 'nb', got {model!r}")
-    source = folktables.ACSDataSource(survey_year=year, horizon="1-Year", survey="person",
-                                      root_dir=data_dir)
+    source = folktables.ACSDataSource(
+        survey_year=year, horizon="1-Year", survey="person", root_dir=data_dir
+    )
     frame = source.get_data(states=[state], download=True)
     features, label, race = folktables.ACSEmployment.df_to_numpy(frame)
     x_train, x_test, y_train, y_test, _, race_test = train_test_split(
-        features, label, race, test_size=0.2, random_state=seed)
-    classifier = (RandomForestClassifier(n_estimators=n_estimators, random_state=seed)
-                  if model == "rf" else GaussianNB())
+        features, label, race, test_size=0.2, random_state=seed
+    )
+    classifier = (
+        RandomForestClassifier(n_estimators=n_estimators, random_state=seed)
+        if model == "rf"
+        else GaussianNB()
+    )
     y_pred = classifier.fit(x_train, y_train).predict(x_test)
     return np.asarray(y_test, int), np.asarray(y_pred, int), np.asarray(race_test)
 
@@ -332,9 +386,14 @@ def fig_3_3_replication(counts_by_model: dict, *, group: str) -> pd.DataFrame:
     rows = []
     if "rf" in counts_by_model:
         agreement = direction_agreement(counts_by_model["rf"])
-        rows.append({"quantity": "RF: share of pairs where OFI and DI favour the same group",
-                     "paper": 1.0, "ours": agreement["share"],
-                     "note": f"{agreement['agree']} of {agreement['pairs']} pairs"})
+        rows.append(
+            {
+                "quantity": "RF: share of pairs where OFI and DI favour the same group",
+                "paper": 1.0,
+                "ours": agreement["share"],
+                "note": f"{agreement['agree']} of {agreement['pairs']} pairs",
+            }
+        )
     if "nb" in counts_by_model:
         favour = favour_counts(counts_by_model["nb"])
         if group not in favour.index:
@@ -342,10 +401,13 @@ def fig_3_3_replication(counts_by_model: dict, *, group: str) -> pd.DataFrame:
         total = int(favour.loc[group, "comparisons"])
         for metric in ("DI", "OFI"):
             hits = int(favour.loc[group, f"{metric} favours"])
-            rows.append({
-                "quantity": f"NB: share of {group}'s comparisons {metric} calls favourable",
-                "paper": claim[f"{metric} favours"] / claim["comparisons"],
-                "ours": hits / total if total else np.nan,
-                "note": f"ours {hits}/{total}; paper {claim[f'{metric} favours']}/"
-                        f"{claim['comparisons']} (Pacific Islanders, Folktables GA)"})
+            rows.append(
+                {
+                    "quantity": f"NB: share of {group}'s comparisons {metric} calls favourable",
+                    "paper": claim[f"{metric} favours"] / claim["comparisons"],
+                    "ours": hits / total if total else np.nan,
+                    "note": f"ours {hits}/{total}; paper {claim[f'{metric} favours']}/"
+                    f"{claim['comparisons']} (Pacific Islanders, Folktables GA)",
+                }
+            )
     return replication_table(rows)

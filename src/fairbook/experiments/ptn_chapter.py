@@ -51,11 +51,30 @@ from fairbook.plots import figure_png
 from fairbook.replication import replication_table
 
 __all__ = [
-    "DEPARTURES", "PROFILES", "RunResult", "attractor_plot", "budget_table", "chosen_agents",
-    "cost_table", "tide_epochs_per_cycle",
-    "crps_check", "fan_chart", "fan_explorer", "interesting_forecasts", "make_data",
-    "nvar_error_table", "operation_table", "partition_table", "per_run_table", "run_once",
-    "run_study", "search_plot", "search_space", "settings", "space_table", "summary_markdown",
+    "DEPARTURES",
+    "PROFILES",
+    "RunResult",
+    "attractor_plot",
+    "budget_table",
+    "chosen_agents",
+    "cost_table",
+    "tide_epochs_per_cycle",
+    "crps_check",
+    "fan_chart",
+    "fan_explorer",
+    "interesting_forecasts",
+    "make_data",
+    "nvar_error_table",
+    "operation_table",
+    "partition_table",
+    "per_run_table",
+    "run_once",
+    "run_study",
+    "search_plot",
+    "search_space",
+    "settings",
+    "space_table",
+    "summary_markdown",
     "table_5_2_replication",
 ]
 
@@ -63,43 +82,102 @@ __all__ = [
 #: ``full`` is the paper's scale (Sec. 5.5), with windows subsampled every 8th step to fit
 #: in memory (about 11 GB per partition at stride 1).
 PROFILES = {
-    "fast": {"n_systems": 3, "n_initial": 3, "stride": 4, "integrator": "rk4",
-             "hidden_sizes": (24, 48), "population": 4, "generations": 2, "patience": 2,
-             "elite_every": 2, "n_elite": 1, "epochs": 3,
-             "final_epochs": LORENZ_PROTOCOL["epochs"], "final_cycles": 2, "tide_hidden": 64,
-             "runs": 2, "seed": 0, "data_seed": 0, "threads": 1, "n_jobs": 2,
-             "n_quantiles": LORENZ_PROTOCOL["n_quantiles"]},
-    "full": {"n_systems": LORENZ_PROTOCOL["n_systems"], "n_initial": LORENZ_PROTOCOL["n_initial"],
-             "stride": 8, "integrator": "rk4", "hidden_sizes": None, "population": 16,
-             "generations": 20, "patience": 3, "elite_every": 2, "n_elite": 2,
-             "epochs": LORENZ_PROTOCOL["epochs"], "final_epochs": LORENZ_PROTOCOL["epochs"],
-             "final_cycles": 4, "tide_hidden": 256,
-             "runs": LORENZ_PROTOCOL["runs"], "seed": 0, "data_seed": 0, "threads": 0,
-             "n_jobs": 1, "n_quantiles": LORENZ_PROTOCOL["n_quantiles"]},
+    "fast": {
+        "n_systems": 3,
+        "n_initial": 3,
+        "stride": 4,
+        "integrator": "rk4",
+        "hidden_sizes": (24, 48),
+        "population": 4,
+        "generations": 2,
+        "patience": 2,
+        "elite_every": 2,
+        "n_elite": 1,
+        "epochs": 3,
+        "final_epochs": LORENZ_PROTOCOL["epochs"],
+        "final_cycles": 2,
+        "tide_hidden": 64,
+        "runs": 2,
+        "seed": 0,
+        "data_seed": 0,
+        "threads": 1,
+        "n_jobs": 2,
+        "n_quantiles": LORENZ_PROTOCOL["n_quantiles"],
+    },
+    "full": {
+        "n_systems": LORENZ_PROTOCOL["n_systems"],
+        "n_initial": LORENZ_PROTOCOL["n_initial"],
+        "stride": 8,
+        "integrator": "rk4",
+        "hidden_sizes": None,
+        "population": 16,
+        "generations": 20,
+        "patience": 3,
+        "elite_every": 2,
+        "n_elite": 2,
+        "epochs": LORENZ_PROTOCOL["epochs"],
+        "final_epochs": LORENZ_PROTOCOL["epochs"],
+        "final_cycles": 4,
+        "tide_hidden": 256,
+        "runs": LORENZ_PROTOCOL["runs"],
+        "seed": 0,
+        "data_seed": 0,
+        "threads": 0,
+        "n_jobs": 1,
+        "n_quantiles": LORENZ_PROTOCOL["n_quantiles"],
+    },
 }
 
 #: Where the book departs from, or decides what the paper leaves open (shown in the chapter).
-DEPARTURES = pd.DataFrame([
-    ("partitions", "50 systems and 125 initial conditions for each partition",
-     "each partition draws its own systems, so the test systems are unseen (σ, ρ, β)"),
-    ("parallel forecasts", "ten iterations of 16-step NVAR forecasts",
-     "forecast k = 0…9 is the one issued at t − k; forecast 0 covers the target window"),
-    ("NVAR", "an MLP based on NVAR (Shahi et al. 2022)",
-     "ridge NVAR read-out (2 delays, 28 features) plus a residual MLP, 16 steps at once"),
-    ("Normal baseline", "sd = the deterministic forecast's MAE",
-     "MAE per lead time, measured on neural_val (held out from the NVAR fit)"),
-    ("DARTS", "architecture and weights on separate data, 5 + 10 steps per epoch",
-     "first-order DARTS (no unrolled second-order gradient)"),
-    ("final network", "trained on the DARTS data, warm-started on part of the left-out data",
-     "the best agent is retrained on the DARTS data for final_cycles back-to-back 30-epoch "
-     "DARTS schedules (optimisers and plateau schedules restart each cycle); no training on "
-     "test systems"),
-    ("TiDE budget", "not stated", "TiDE gets about the same number of weight updates per cycle "
-     "as PTN (one 30-epoch cycle = 300 updates of batch 64)"),
-    ("runs", "seven runs aggregated", "runs differ in every seed but the data's; CRPS pooled"),
-    ("ranking", "sort(A; f² + f_v²), 'descending'", "ascending: our fitness is a CRPS (lower is"
-     " better)"),
-], columns=["what", "paper", "this book"]).set_index("what")
+DEPARTURES = pd.DataFrame(
+    [
+        (
+            "partitions",
+            "50 systems and 125 initial conditions for each partition",
+            "each partition draws its own systems, so the test systems are unseen (σ, ρ, β)",
+        ),
+        (
+            "parallel forecasts",
+            "ten iterations of 16-step NVAR forecasts",
+            "forecast k = 0…9 is the one issued at t − k; forecast 0 covers the target window",
+        ),
+        (
+            "NVAR",
+            "an MLP based on NVAR (Shahi et al. 2022)",
+            "ridge NVAR read-out (2 delays, 28 features) plus a residual MLP, 16 steps at once",
+        ),
+        (
+            "Normal baseline",
+            "sd = the deterministic forecast's MAE",
+            "MAE per lead time, measured on neural_val (held out from the NVAR fit)",
+        ),
+        (
+            "DARTS",
+            "architecture and weights on separate data, 5 + 10 steps per epoch",
+            "first-order DARTS (no unrolled second-order gradient)",
+        ),
+        (
+            "final network",
+            "trained on the DARTS data, warm-started on part of the left-out data",
+            "the best agent is retrained on the DARTS data for final_cycles back-to-back 30-epoch "
+            "DARTS schedules (optimisers and plateau schedules restart each cycle); no training on "
+            "test systems",
+        ),
+        (
+            "TiDE budget",
+            "not stated",
+            "TiDE gets about the same number of weight updates per cycle "
+            "as PTN (one 30-epoch cycle = 300 updates of batch 64)",
+        ),
+        ("runs", "seven runs aggregated", "runs differ in every seed but the data's; CRPS pooled"),
+        (
+            "ranking",
+            "sort(A; f² + f_v²), 'descending'",
+            "ascending: our fitness is a CRPS (lower is better)",
+        ),
+    ],
+    columns=["what", "paper", "this book"],
+).set_index("what")
 
 
 def settings(profile: str = "fast", **overrides) -> dict:
@@ -143,9 +221,14 @@ def make_data(config: dict, *, progress=None) -> dict:
     """Simulate, normalise, fit NVAR and cut windows (the fixed data of every run)."""
     start = time.perf_counter()
     with _Threads(config["threads"]):
-        data = lorenz_pipeline(n_systems=config["n_systems"], n_initial=config["n_initial"],
-                               seed=config["data_seed"], stride=config["stride"],
-                               integrator=config["integrator"], progress=progress)
+        data = lorenz_pipeline(
+            n_systems=config["n_systems"],
+            n_initial=config["n_initial"],
+            seed=config["data_seed"],
+            stride=config["stride"],
+            integrator=config["integrator"],
+            progress=progress,
+        )
     data["seconds"] = time.perf_counter() - start
     return data
 
@@ -193,14 +276,26 @@ def run_once(data: dict, config: dict, *, run: int = 0, progress=None) -> RunRes
     timings = {}
     with _Threads(config["threads"]):
         tick = time.perf_counter()
-        evaluate = make_evaluate(w["neural_train"], w["neural_val"], w["genetic_train"],
-                                 w["genetic_val"], n_quantiles=c, epochs=config["epochs"],
-                                 batch_size=LORENZ_PROTOCOL["batch_size"])
-        result = genetic_search(search_space(config), evaluate,
-                                population=config["population"],
-                                generations=config["generations"],
-                                patience=config["patience"], elite_every=config["elite_every"],
-                                n_elite=config["n_elite"], seed=seed, progress=progress)
+        evaluate = make_evaluate(
+            w["neural_train"],
+            w["neural_val"],
+            w["genetic_train"],
+            w["genetic_val"],
+            n_quantiles=c,
+            epochs=config["epochs"],
+            batch_size=LORENZ_PROTOCOL["batch_size"],
+        )
+        result = genetic_search(
+            search_space(config),
+            evaluate,
+            population=config["population"],
+            generations=config["generations"],
+            patience=config["patience"],
+            elite_every=config["elite_every"],
+            n_elite=config["n_elite"],
+            seed=seed,
+            progress=progress,
+        )
         timings["search"] = time.perf_counter() - tick
 
         agent = result.best.agent
@@ -212,33 +307,61 @@ def run_once(data: dict, config: dict, *, run: int = 0, progress=None) -> RunRes
         for cycle in range(config["final_cycles"]):
             cycle_seed = 1000 * seed + cycle
             tick = time.perf_counter()
-            train_darts(model, w["neural_train"], w["neural_val"],
-                        epochs=config["final_epochs"], seed=cycle_seed, progress=False)
+            train_darts(
+                model,
+                w["neural_train"],
+                w["neural_val"],
+                epochs=config["final_epochs"],
+                seed=cycle_seed,
+                progress=False,
+            )
             crps_ptn = evaluate_crps(model, test)
             timings["final PTN"] += time.perf_counter() - tick
             tick = time.perf_counter()
-            train_quantile_model(tide, w["neural_train"], w["neural_val"], epochs=tide_epochs,
-                                 seed=cycle_seed, progress=False)
+            train_quantile_model(
+                tide,
+                w["neural_train"],
+                w["neural_val"],
+                epochs=tide_epochs,
+                seed=cycle_seed,
+                progress=False,
+            )
             crps_tide = evaluate_crps(tide, test)
             timings["TiDE"] += time.perf_counter() - tick
-            budget.append({"cycle": cycle + 1,
-                           "weight updates": (cycle + 1) * config["final_epochs"]
-                           * LORENZ_PROTOCOL["weight_steps"],
-                           "PTN mean": crps_ptn.mean(), "PTN median": np.median(crps_ptn),
-                           "TiDE mean": crps_tide.mean(), "TiDE median": np.median(crps_tide)})
+            budget.append(
+                {
+                    "cycle": cycle + 1,
+                    "weight updates": (cycle + 1)
+                    * config["final_epochs"]
+                    * LORENZ_PROTOCOL["weight_steps"],
+                    "PTN mean": crps_ptn.mean(),
+                    "PTN median": np.median(crps_ptn),
+                    "TiDE mean": crps_tide.mean(),
+                    "TiDE median": np.median(crps_tide),
+                }
+            )
         operations = model.operation_weights()
         q_ptn = predict_quantiles(model, test)
 
     mae = lead_time_mae(w["neural_val"].deterministic, w["neural_val"].target)
-    q_det = normal_quantiles(test.deterministic, mae,
-                             levels=crps_module.quantile_levels(c))
+    q_det = normal_quantiles(test.deterministic, mae, levels=crps_module.quantile_levels(c))
     crps_det = np.asarray(crps_module.crps(q_det, test.target), dtype=float)
     scores = pd.DataFrame({"PTN": crps_ptn, "Det.": crps_det, "TiDE": crps_tide})
-    budget = pd.DataFrame(budget).assign(**{"Det. mean": crps_det.mean(),
-                                            "Det. median": np.median(crps_det)})
-    return RunResult(run=run, seed=seed, search=result, history=search_history(result),
-                     agent=dict(agent), operations=operations, crps=scores,
-                     quantiles=q_ptn, seconds=timings, budget=budget.set_index("cycle"))
+    budget = pd.DataFrame(budget).assign(
+        **{"Det. mean": crps_det.mean(), "Det. median": np.median(crps_det)}
+    )
+    return RunResult(
+        run=run,
+        seed=seed,
+        search=result,
+        history=search_history(result),
+        agent=dict(agent),
+        operations=operations,
+        crps=scores,
+        quantiles=q_ptn,
+        seconds=timings,
+        budget=budget.set_index("cycle"),
+    )
 
 
 def run_study(data: dict, config: dict, *, progress=None) -> list[RunResult]:
@@ -262,8 +385,9 @@ def run_study(data: dict, config: dict, *, progress=None) -> list[RunResult]:
     runs = range(int(config["runs"]))
     if n_jobs == 1 or len(runs) == 1:
         return [run_once(data, config, run=r, progress=progress) for r in runs]
-    results = ordered_map(run_once, [((data, config), {"run": r, "progress": False})
-                                     for r in runs], n_jobs=n_jobs)
+    results = ordered_map(
+        run_once, [((data, config), {"run": r, "progress": False}) for r in runs], n_jobs=n_jobs
+    )
     disable = None if progress is None else not progress
     return list(tqdm(results, total=len(runs), desc="PTN runs", disable=disable))
 
@@ -273,10 +397,13 @@ def partition_table(data: dict) -> pd.DataFrame:
     """Systems, initial conditions, trajectories and windows of each partition."""
     rows = {}
     for name, part in data["partitions"].items():
-        rows[name] = {"systems": part.n_systems, "initial conditions per system": part.n_initial,
-                      "trajectories": part.n_systems * part.n_initial,
-                      "time steps": part.trajectories.shape[-2],
-                      "windows": len(data["windows"][name])}
+        rows[name] = {
+            "systems": part.n_systems,
+            "initial conditions per system": part.n_initial,
+            "trajectories": part.n_systems * part.n_initial,
+            "time steps": part.trajectories.shape[-2],
+            "windows": len(data["windows"][name]),
+        }
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
@@ -288,13 +415,16 @@ def nvar_error_table(data: dict, *, partition: str = "test", leads=None) -> pd.D
     w = data["windows"][partition]
     mae = lead_time_mae(w.deterministic, w.target)
     scale = data["normaliser"].state_max[0] - data["normaliser"].state_min[0]
-    table = pd.DataFrame({"MAE (normalised x)": mae, "MAE (x)": mae * scale},
-                         index=pd.RangeIndex(1, len(mae) + 1, name="lead time (steps of 0.1)"))
+    table = pd.DataFrame(
+        {"MAE (normalised x)": mae, "MAE (x)": mae * scale},
+        index=pd.RangeIndex(1, len(mae) + 1, name="lead time (steps of 0.1)"),
+    )
     return table if leads is None else table.loc[list(leads)]
 
 
-def crps_check(*, mu: float = 0.0, sigma: float = 1.0, y: float = 0.7,
-               sizes=(11, 111, 1111)) -> pd.DataFrame:
+def crps_check(
+    *, mu: float = 0.0, sigma: float = 1.0, y: float = 0.7, sizes=(11, 111, 1111)
+) -> pd.DataFrame:
     """CRPS of a Normal's quantiles (Eq. 5.7) against the closed form, by quantile count.
 
     Examples
@@ -311,8 +441,14 @@ def crps_check(*, mu: float = 0.0, sigma: float = 1.0, y: float = 0.7,
     for c in sizes:
         q = stats.norm.ppf(crps_module.quantile_levels(c), loc=mu, scale=sigma)
         ours = crps_module.crps(q[None, :], np.array([y]))
-        rows.append({"quantiles C": c, "Eq. 5.7": ours, "closed form": exact,
-                     "|difference|": abs(ours - exact)})
+        rows.append(
+            {
+                "quantiles C": c,
+                "Eq. 5.7": ours,
+                "closed form": exact,
+                "|difference|": abs(ours - exact),
+            }
+        )
     return pd.DataFrame(rows).set_index("quantiles C")
 
 
@@ -321,27 +457,45 @@ def space_table(space: dict) -> pd.DataFrame:
     rows = []
     for name, domain in space.items():
         if isinstance(domain, Choice):
-            rows.append({"gene": name, "values": "{" + ", ".join(map(str, domain.values)) + "}",
-                         "type": "choice", "ordered": domain.ordered, "log": ""})
+            rows.append(
+                {
+                    "gene": name,
+                    "values": "{" + ", ".join(map(str, domain.values)) + "}",
+                    "type": "choice",
+                    "ordered": domain.ordered,
+                    "log": "",
+                }
+            )
         else:
-            rows.append({"gene": name, "values": f"[{domain.low:g}, {domain.high:g}]",
-                         "type": "range", "ordered": "", "log": domain.log})
+            rows.append(
+                {
+                    "gene": name,
+                    "values": f"[{domain.low:g}, {domain.high:g}]",
+                    "type": "range",
+                    "ordered": "",
+                    "log": domain.log,
+                }
+            )
     return pd.DataFrame(rows).set_index("gene")
 
 
 def chosen_agents(runs: list[RunResult]) -> pd.DataFrame:
     """The best agent of each run's search (one column per run; numbers to 3 significant digits)."""
+
     def show(value):
         return f"{value:.3g}" if isinstance(value, float) else str(value)
 
-    return pd.DataFrame({f"run {r.run}": pd.Series({k: show(v) for k, v in r.agent.items()})
-                         for r in runs})
+    return pd.DataFrame(
+        {f"run {r.run}": pd.Series({k: show(v) for k, v in r.agent.items()}) for r in runs}
+    )
 
 
 def operation_table(runs: list[RunResult]) -> pd.DataFrame:
     """DARTS' softmax weight of every operation in the final PTN of each run."""
-    frames = [r.operations.set_index(["subspace", "operation"])["weight"].rename(f"run {r.run}")
-              for r in runs]
+    frames = [
+        r.operations.set_index(["subspace", "operation"])["weight"].rename(f"run {r.run}")
+        for r in runs
+    ]
     return pd.concat(frames, axis=1)
 
 
@@ -355,15 +509,23 @@ def table_5_2_replication(runs: list[RunResult]) -> pd.DataFrame:
     Skill scores are compared at two decimals, the percent improved at one.
     """
     pooled = _pooled(runs)
-    ours = table_5_2(pooled["PTN"].to_numpy(), pooled["Det."].to_numpy(),
-                     pooled["TiDE"].to_numpy())
+    ours = table_5_2(pooled["PTN"].to_numpy(), pooled["Det."].to_numpy(), pooled["TiDE"].to_numpy())
     rows = []
     for baseline, paper in TABLE_5_2_CHAOS.items():
-        for key, label in (("Q1", "Q1"), ("Q2", "Q2"), ("Q3", "Q3"),
-                           ("percent_improved", "percent_improved")):
-            rows.append({"quantity": f"{baseline}: {label}", "paper": paper[key],
-                         "ours": float(ours.loc[label, baseline]),
-                         "decimals": 1 if key == "percent_improved" else 2})
+        for key, label in (
+            ("Q1", "Q1"),
+            ("Q2", "Q2"),
+            ("Q3", "Q3"),
+            ("percent_improved", "percent_improved"),
+        ):
+            rows.append(
+                {
+                    "quantity": f"{baseline}: {label}",
+                    "paper": paper[key],
+                    "ours": float(ours.loc[label, baseline]),
+                    "decimals": 1 if key == "percent_improved" else 2,
+                }
+            )
     return replication_table(rows)
 
 
@@ -374,10 +536,16 @@ def per_run_table(runs: list[RunResult]) -> pd.DataFrame:
         for baseline in ("Det.", "TiDE"):
             model, base = r.crps["PTN"].to_numpy(), r.crps[baseline].to_numpy()
             q = skill_quartiles(model, base)
-            rows.append({"run": r.run, "baseline": baseline,
-                         **{f"skill Q{i + 1}": float(v) for i, v in enumerate(np.ravel(q))},
-                         "percent improved": percent_improved(model, base),
-                         "mean CRPS PTN": model.mean(), "mean CRPS baseline": base.mean()})
+            rows.append(
+                {
+                    "run": r.run,
+                    "baseline": baseline,
+                    **{f"skill Q{i + 1}": float(v) for i, v in enumerate(np.ravel(q))},
+                    "percent improved": percent_improved(model, base),
+                    "mean CRPS PTN": model.mean(),
+                    "mean CRPS baseline": base.mean(),
+                }
+            )
     return pd.DataFrame(rows).set_index(["baseline", "run"]).sort_index()
 
 
@@ -402,10 +570,12 @@ def summary_markdown(runs: list[RunResult]) -> str:
         share = percent_improved(pooled["PTN"].to_numpy(), pooled[baseline].to_numpy())
         ptn, base = pooled["PTN"].median(), pooled[baseline].median()
         word = "better" if ptn < base else "worse" if ptn > base else "equal"
-        lines.append(f"- against **{baseline}**: PTN's CRPS is lower or equal in {share:.1f} % "
-                     f"of the {len(pooled):,} test forecasts (paper: {paper['percent_improved']}"
-                     f" %); median CRPS {ptn:.4g} vs {base:.4g} — PTN is **{word}** at the "
-                     "median.")
+        lines.append(
+            f"- against **{baseline}**: PTN's CRPS is lower or equal in {share:.1f} % "
+            f"of the {len(pooled):,} test forecasts (paper: {paper['percent_improved']}"
+            f" %); median CRPS {ptn:.4g} vs {base:.4g} — PTN is **{word}** at the "
+            "median."
+        )
     return "\n".join(lines)
 
 
@@ -418,8 +588,17 @@ def budget_table(runs: list[RunResult]) -> pd.DataFrame:
     if not frames:
         raise ValueError("the runs carry no budget record")
     table = pd.concat(frames).groupby(level="cycle").mean()
-    return table[["weight updates", "PTN mean", "TiDE mean", "Det. mean", "PTN median",
-                  "TiDE median", "Det. median"]]
+    return table[
+        [
+            "weight updates",
+            "PTN mean",
+            "TiDE mean",
+            "Det. mean",
+            "PTN median",
+            "TiDE median",
+            "Det. median",
+        ]
+    ]
 
 
 def cost_table(data: dict, runs: list[RunResult]) -> pd.DataFrame:
@@ -435,8 +614,9 @@ def cost_table(data: dict, runs: list[RunResult]) -> pd.DataFrame:
 
 
 # ----------------------------------------------------------------------------- figures
-def attractor_plot(data: dict, *, partition: str = "neural_train", system: int = 0,
-                   initial: int = 0, ax=None):
+def attractor_plot(
+    data: dict, *, partition: str = "neural_train", system: int = 0, initial: int = 0, ax=None
+):
     """Fig. 5.1: one trajectory in phase space, coloured by time (a 3-D axis)."""
     part = data["partitions"][partition]
     xyz = part.trajectories[system, initial]
@@ -482,7 +662,7 @@ def interesting_forecasts(run: RunResult) -> dict:
     c = q.shape[-1]
     lo, hi = int(0.05 * c), int(0.95 * c) - 1
     spread = (q[..., hi] - q[..., lo]).mean(-1)
-    inner = q[..., int(0.1 * c):int(0.9 * c)]
+    inner = q[..., int(0.1 * c) : int(0.9 * c)]
     width = np.maximum(inner[..., -1] - inner[..., 0], 1e-12)
     gaps = (np.diff(inner, axis=-1).max(-1) / width).max(-1)
     gaps = np.where(spread >= np.median(spread), gaps, -np.inf)
@@ -499,11 +679,9 @@ def fan_chart(data: dict, run: RunResult, index: int, *, ax=None, title: str = "
     c = q.shape[-1]
     steps = np.arange(1, q.shape[0] + 1)
     for k in range(c // 2):
-        ax.fill_between(steps, q[:, k], q[:, c - 1 - k], color="tab:blue", alpha=1.6 / c,
-                        lw=0)
+        ax.fill_between(steps, q[:, k], q[:, c - 1 - k], color="tab:blue", alpha=1.6 / c, lw=0)
     ax.plot(steps, q[:, c // 2], color="tab:blue", lw=1, label="PTN median")
-    ax.plot(steps, inverse(w.deterministic[index]), color="tab:red", lw=1.2,
-            label="NVAR forecast")
+    ax.plot(steps, inverse(w.deterministic[index]), color="tab:red", lw=1.2, label="NVAR forecast")
     ax.plot(steps, inverse(w.target[index]), color="black", lw=1.5, label="truth")
     past = np.arange(-w.history.shape[1] + 1, 1)
     ax.plot(past, inverse(w.history[index, :, 0]), color="0.5", lw=1, label="history")
@@ -512,8 +690,13 @@ def fan_chart(data: dict, run: RunResult, index: int, *, ax=None, title: str = "
     ax.set_ylabel("x")
     score = run.crps.loc[index]
     ax.set_title(title or f"system {w.system[index]}, start {w.start[index]}, t = {w.t[index]}")
-    ax.text(0.01, 0.02, f"CRPS PTN {score['PTN']:.4f} · Normal {score['Det.']:.4f}",
-            transform=ax.transAxes, fontsize=8)
+    ax.text(
+        0.01,
+        0.02,
+        f"CRPS PTN {score['PTN']:.4f} · Normal {score['Det.']:.4f}",
+        transform=ax.transAxes,
+        fontsize=8,
+    )
     ax.legend(fontsize=7, loc="upper left")
     return ax
 

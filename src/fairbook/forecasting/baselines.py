@@ -59,8 +59,9 @@ def lead_time_mae(deterministic, target) -> np.ndarray:
     """
     d, y = np.asarray(deterministic, dtype=float), np.asarray(target, dtype=float)
     if d.ndim != 2 or d.shape != y.shape or len(d) == 0:
-        raise ValueError(f"deterministic and target must both be (N, T), N > 0; got "
-                         f"{d.shape} and {y.shape}")
+        raise ValueError(
+            f"deterministic and target must both be (N, T), N > 0; got {d.shape} and {y.shape}"
+        )
     if not (np.isfinite(d).all() and np.isfinite(y).all()):
         raise ValueError("deterministic and target must be finite")
     return np.abs(d - y).mean(0)
@@ -115,11 +116,13 @@ class ResidualBlock(nn.Module):
     (2, 3)
     """
 
-    def __init__(self, n_in: int, hidden: int, n_out: int, *, dropout: float = 0.0,
-                 layer_norm: bool = True):
+    def __init__(
+        self, n_in: int, hidden: int, n_out: int, *, dropout: float = 0.0, layer_norm: bool = True
+    ):
         super().__init__()
-        self.dense = nn.Sequential(nn.Linear(n_in, hidden), nn.ReLU(), nn.Linear(hidden, n_out),
-                                   nn.Dropout(dropout))
+        self.dense = nn.Sequential(
+            nn.Linear(n_in, hidden), nn.ReLU(), nn.Linear(hidden, n_out), nn.Dropout(dropout)
+        )
         self.skip = nn.Linear(n_in, n_out)
         self.norm = nn.LayerNorm(n_out) if layer_norm else nn.Identity()
 
@@ -166,18 +169,41 @@ class TiDE(nn.Module):
     (2, 16, 111)
     """
 
-    def __init__(self, *, n_static: int = 3, history: int = 16, n_channels: int = 3,
-                 n_forecasts: int = 10, horizon: int = 16, n_quantiles: int = 111,
-                 hidden: int = 128, n_encoder: int = 1, n_decoder: int = 1,
-                 decoder_dim: int = 8, temporal_width: int = 4, temporal_hidden: int = 32,
-                 dropout: float = 0.1, layer_norm: bool = True, target_channel: int = 0,
-                 seed: int | None = None):
+    def __init__(
+        self,
+        *,
+        n_static: int = 3,
+        history: int = 16,
+        n_channels: int = 3,
+        n_forecasts: int = 10,
+        horizon: int = 16,
+        n_quantiles: int = 111,
+        hidden: int = 128,
+        n_encoder: int = 1,
+        n_decoder: int = 1,
+        decoder_dim: int = 8,
+        temporal_width: int = 4,
+        temporal_hidden: int = 32,
+        dropout: float = 0.1,
+        layer_norm: bool = True,
+        target_channel: int = 0,
+        seed: int | None = None,
+    ):
         super().__init__()
-        sizes = dict(n_static=n_static, history=history, n_channels=n_channels,
-                     n_forecasts=n_forecasts, horizon=horizon, n_quantiles=n_quantiles,
-                     hidden=hidden, n_encoder=n_encoder, n_decoder=n_decoder,
-                     decoder_dim=decoder_dim, temporal_width=temporal_width,
-                     temporal_hidden=temporal_hidden)
+        sizes = dict(
+            n_static=n_static,
+            history=history,
+            n_channels=n_channels,
+            n_forecasts=n_forecasts,
+            horizon=horizon,
+            n_quantiles=n_quantiles,
+            hidden=hidden,
+            n_encoder=n_encoder,
+            n_decoder=n_decoder,
+            decoder_dim=decoder_dim,
+            temporal_width=temporal_width,
+            temporal_hidden=temporal_hidden,
+        )
         for name, v in sizes.items():
             if int(v) != v or v < 1:
                 raise ValueError(f"{name} must be a positive integer; got {v!r}")
@@ -190,27 +216,34 @@ class TiDE(nn.Module):
             if seed is not None:
                 torch.manual_seed(seed)
             kw = dict(dropout=dropout, layer_norm=layer_norm)
-            self.project = ResidualBlock(n_forecasts * n_channels, temporal_hidden,
-                                         temporal_width, **kw)
+            self.project = ResidualBlock(
+                n_forecasts * n_channels, temporal_hidden, temporal_width, **kw
+            )
             n_in = n_static + history * n_channels + horizon * temporal_width
             enc = [ResidualBlock(n_in, hidden, hidden, **kw)]
             enc += [ResidualBlock(hidden, hidden, hidden, **kw) for _ in range(n_encoder - 1)]
             dec = [ResidualBlock(hidden, hidden, hidden, **kw) for _ in range(n_decoder - 1)]
             dec += [ResidualBlock(hidden, hidden, horizon * decoder_dim, **kw)]
             self.encoder, self.decoder = nn.Sequential(*enc), nn.Sequential(*dec)
-            self.temporal = ResidualBlock(decoder_dim + temporal_width, temporal_hidden,
-                                          n_quantiles, **kw)
+            self.temporal = ResidualBlock(
+                decoder_dim + temporal_width, temporal_hidden, n_quantiles, **kw
+            )
             self.residual = nn.Linear(history, horizon * n_quantiles)
 
     def _check(self, static, history, forecasts):
         s = self.sizes
-        want = {"static": (s["n_static"],), "history": (s["history"], s["n_channels"]),
-                "forecasts": (s["n_forecasts"], s["horizon"], s["n_channels"])}
+        want = {
+            "static": (s["n_static"],),
+            "history": (s["history"], s["n_channels"]),
+            "forecasts": (s["n_forecasts"], s["horizon"], s["n_channels"]),
+        }
         got = {"static": static, "history": history, "forecasts": forecasts}
         for name, shape in want.items():
             if tuple(got[name].shape[1:]) != shape or got[name].ndim != len(shape) + 1:
-                raise ValueError(f"{name} must be shaped (N, {', '.join(map(str, shape))}); "
-                                 f"got {tuple(got[name].shape)}")
+                raise ValueError(
+                    f"{name} must be shaped (N, {', '.join(map(str, shape))}); "
+                    f"got {tuple(got[name].shape)}"
+                )
         if not static.shape[0] == history.shape[0] == forecasts.shape[0]:
             raise ValueError("static, history and forecasts disagree on the batch size")
 
@@ -218,10 +251,10 @@ class TiDE(nn.Module):
         self._check(static, history, forecasts)
         n, s = static.shape[0], self.sizes
         covariates = forecasts.permute(0, 2, 1, 3).reshape(n, s["horizon"], -1)
-        projected = self.project(covariates)                            # (N, H, w)
+        projected = self.project(covariates)  # (N, H, w)
         z = torch.cat([static, history.reshape(n, -1), projected.reshape(n, -1)], dim=1)
         decoded = self.decoder(self.encoder(z)).reshape(n, s["horizon"], s["decoder_dim"])
-        out = self.temporal(torch.cat([decoded, projected], dim=-1))   # (N, H, C)
+        out = self.temporal(torch.cat([decoded, projected], dim=-1))  # (N, H, C)
         skip = self.residual(history[..., self.target_channel])
         return out + skip.reshape(n, s["horizon"], s["n_quantiles"])
 
@@ -235,8 +268,9 @@ def _tensors(data, *, need_target=True) -> dict[str, torch.Tensor]:
     names = _INPUTS + (("target",) if need_target else ())
     out = {}
     for name in names:
-        value = data[name] if isinstance(data, Mapping) and name in data else \
-            getattr(data, name, None)
+        value = (
+            data[name] if isinstance(data, Mapping) and name in data else getattr(data, name, None)
+        )
         if value is None:
             raise ValueError(f"data has no {name!r}")
         out[name] = float32_tensor(value)
@@ -258,15 +292,25 @@ def predict_quantiles(model: nn.Module, data, *, batch_size: int = 1024) -> np.n
     was = model.training
     model.eval()
     n = len(t["static"])
-    out = [model(*(t[k][i:i + batch_size] for k in _INPUTS)) for i in range(0, n, batch_size)]
+    out = [model(*(t[k][i : i + batch_size] for k in _INPUTS)) for i in range(0, n, batch_size)]
     model.train(was)
     return torch.cat(out).numpy().astype(float) if out else np.empty((0,))
 
 
-def train_quantile_model(model: nn.Module, train, val, *, epochs: int = 10,
-                         batch_size: int = 64, lr: float = 1e-3, weight_decay: float = 1e-4,
-                         omega: float = OMEGA, seed: int = 0, patience: int | None = None,
-                         progress=None) -> pd.DataFrame:
+def train_quantile_model(
+    model: nn.Module,
+    train,
+    val,
+    *,
+    epochs: int = 10,
+    batch_size: int = 64,
+    lr: float = 1e-3,
+    weight_decay: float = 1e-4,
+    omega: float = OMEGA,
+    seed: int = 0,
+    patience: int | None = None,
+    progress=None,
+) -> pd.DataFrame:
     """Train a quantile model on ordered CRPS (Eq. 5.9), keeping the best-on-validation weights.
 
     AdamW; ``ReduceLROnPlateau(patience=1, factor=0.1)`` stepped on the validation CRPS
@@ -322,12 +366,15 @@ def train_quantile_model(model: nn.Module, train, val, *, epochs: int = 10,
     n = len(tr["target"])
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
-        for epoch in tqdm(range(1, int(epochs) + 1), desc="train",
-                          disable=None if progress is None else not progress):
+        for epoch in tqdm(
+            range(1, int(epochs) + 1),
+            desc="train",
+            disable=None if progress is None else not progress,
+        ):
             model.train()
             order, total = torch.randperm(n), 0.0
             for i in range(0, n, batch_size):
-                idx = order[i:i + batch_size]
+                idx = order[i : i + batch_size]
                 q = model(*(tr[k][idx] for k in _INPUTS))
                 loss = ordered_crps(q, tr["target"][idx], omega=omega)
                 opt.zero_grad()
@@ -345,8 +392,15 @@ def train_quantile_model(model: nn.Module, train, val, *, epochs: int = 10,
                 best_state = {k: v.detach().clone() for k, v in model.state_dict().items()}
             else:
                 stale += 1
-            rows.append({"epoch": epoch, "train_loss": total / n, "val_crps": val_crps,
-                         "lr": opt.param_groups[0]["lr"], "best": improved})
+            rows.append(
+                {
+                    "epoch": epoch,
+                    "train_loss": total / n,
+                    "val_crps": val_crps,
+                    "lr": opt.param_groups[0]["lr"],
+                    "best": improved,
+                }
+            )
             if patience is not None and stale >= patience:
                 break
     model.load_state_dict(best_state)

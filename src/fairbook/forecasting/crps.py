@@ -36,14 +36,17 @@ def _is_torch(x) -> bool:
 def _check(quantiles, y=None):
     if quantiles.ndim < 2:
         raise ValueError(
-            f"quantiles must be shaped (..., T, C); got shape {tuple(quantiles.shape)}")
+            f"quantiles must be shaped (..., T, C); got shape {tuple(quantiles.shape)}"
+        )
     if quantiles.shape[-1] < 1 or quantiles.shape[-2] < 1:
         raise ValueError(
-            f"quantiles need at least one step and one quantile; got {tuple(quantiles.shape)}")
+            f"quantiles need at least one step and one quantile; got {tuple(quantiles.shape)}"
+        )
     if y is not None and tuple(y.shape) != tuple(quantiles.shape[:-1]):
         raise ValueError(
             "y must be shaped like quantiles without the last axis, "
-            f"{tuple(quantiles.shape[:-1])}; got {tuple(y.shape)}")
+            f"{tuple(quantiles.shape[:-1])}; got {tuple(y.shape)}"
+        )
 
 
 def _as_array(x):

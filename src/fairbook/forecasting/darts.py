@@ -51,14 +51,16 @@ class _Batches:
     def next(self) -> dict:
         if len(self.order) < self.batch_size:
             self.order = torch.randperm(self.n, generator=self.generator)
-        index, self.order = self.order[: self.batch_size], self.order[self.batch_size:]
+        index, self.order = self.order[: self.batch_size], self.order[self.batch_size :]
         return {k: v[index.to(v.device)] for k, v in self.tensors.items()}
 
 
 def _optimiser_settings(agent: Mapping, prefix: str) -> dict:
     try:
-        return {"lr": float(agent[f"{prefix}_lr"]),
-                "betas": (float(agent[f"{prefix}_beta1"]), float(agent[f"{prefix}_beta2"]))}
+        return {
+            "lr": float(agent[f"{prefix}_lr"]),
+            "betas": (float(agent[f"{prefix}_beta1"]), float(agent[f"{prefix}_beta2"])),
+        }
     except KeyError as err:
         raise ValueError(f"agent lacks optimiser gene {err.args[0]!r}") from None
 
@@ -82,10 +84,21 @@ def _set_trainable(params, flag: bool):
         p.requires_grad_(flag)
 
 
-def train_darts(model, neural_train, neural_val, *, epochs: int = 30, arch_steps: int = 5,
-                weight_steps: int = 10, batch_size: int = 64, agent: Mapping | None = None,
-                omega: float = OMEGA, weight_decay: float = 0.01, seed: int = 0,
-                progress: bool | None = None) -> pd.DataFrame:
+def train_darts(
+    model,
+    neural_train,
+    neural_val,
+    *,
+    epochs: int = 30,
+    arch_steps: int = 5,
+    weight_steps: int = 10,
+    batch_size: int = 64,
+    agent: Mapping | None = None,
+    omega: float = OMEGA,
+    weight_decay: float = 0.01,
+    seed: int = 0,
+    progress: bool | None = None,
+) -> pd.DataFrame:
     """Train a PTN's weights and architecture with first-order DARTS.
 
     Parameters
@@ -132,8 +145,11 @@ def train_darts(model, neural_train, neural_val, *, epochs: int = 30, arch_steps
     >>> list(hist["epoch"])
     [1, 2]
     """
-    for name, value in {"epochs": epochs, "arch_steps": arch_steps,
-                        "weight_steps": weight_steps}.items():
+    for name, value in {
+        "epochs": epochs,
+        "arch_steps": arch_steps,
+        "weight_steps": weight_steps,
+    }.items():
         if int(value) != value or value < 0:
             raise ValueError(f"{name} must be a non-negative integer; got {value!r}")
     if int(batch_size) != batch_size or batch_size < 2:
@@ -146,10 +162,12 @@ def train_darts(model, neural_train, neural_val, *, epochs: int = 30, arch_steps
     if {id(p) for p in arch_params} & {id(p) for p in weight_params}:
         raise ValueError("architecture and weight parameters overlap")
 
-    weight_opt = torch.optim.AdamW(weight_params, weight_decay=weight_decay,
-                                   **_optimiser_settings(agent, "weight"))
-    arch_opt = torch.optim.AdamW(arch_params, weight_decay=weight_decay,
-                                 **_optimiser_settings(agent, "arch"))
+    weight_opt = torch.optim.AdamW(
+        weight_params, weight_decay=weight_decay, **_optimiser_settings(agent, "weight")
+    )
+    arch_opt = torch.optim.AdamW(
+        arch_params, weight_decay=weight_decay, **_optimiser_settings(agent, "arch")
+    )
     weight_sched = torch.optim.lr_scheduler.ReduceLROnPlateau(weight_opt, patience=1, factor=0.1)
     arch_sched = torch.optim.lr_scheduler.ReduceLROnPlateau(arch_opt, patience=1, factor=0.1)
 
@@ -161,20 +179,31 @@ def train_darts(model, neural_train, neural_val, *, epochs: int = 30, arch_steps
     model.train()
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(int(seed))
-        bar = tqdm(range(1, int(epochs) + 1), desc="DARTS", leave=False,
-                   disable=None if progress is None else not progress)
+        bar = tqdm(
+            range(1, int(epochs) + 1),
+            desc="DARTS",
+            leave=False,
+            disable=None if progress is None else not progress,
+        )
         try:
             for epoch in bar:
-                row = {"epoch": epoch, "weight_lr": weight_opt.param_groups[0]["lr"],
-                       "arch_lr": arch_opt.param_groups[0]["lr"]}
+                row = {
+                    "epoch": epoch,
+                    "weight_lr": weight_opt.param_groups[0]["lr"],
+                    "arch_lr": arch_opt.param_groups[0]["lr"],
+                }
                 _set_trainable(arch_params, False)
-                losses = [_step(model, train_batches.next(), weight_opt, omega)
-                          for _ in range(int(weight_steps))]
+                losses = [
+                    _step(model, train_batches.next(), weight_opt, omega)
+                    for _ in range(int(weight_steps))
+                ]
                 _set_trainable(arch_params, True)
                 row["train_loss"] = float(np.mean(losses)) if losses else float("nan")
                 _set_trainable(weight_params, False)
-                losses = [_step(model, val_batches.next(), arch_opt, omega)
-                          for _ in range(int(arch_steps))]
+                losses = [
+                    _step(model, val_batches.next(), arch_opt, omega)
+                    for _ in range(int(arch_steps))
+                ]
                 _set_trainable(weight_params, True)
                 row["val_loss"] = float(np.mean(losses)) if losses else float("nan")
                 if weight_steps:
@@ -190,8 +219,11 @@ def train_darts(model, neural_train, neural_val, *, epochs: int = 30, arch_steps
             _set_trainable(weight_params, True)
     columns = ["epoch", "train_loss", "val_loss", "weight_lr", "arch_lr"]
     frame = pd.DataFrame(rows)
-    return frame[columns + [c for c in frame.columns if c not in columns]] if rows else \
-        pd.DataFrame(columns=columns)
+    return (
+        frame[columns + [c for c in frame.columns if c not in columns]]
+        if rows
+        else pd.DataFrame(columns=columns)
+    )
 
 
 def evaluate_crps(model, data, *, batch_size: int = 256) -> np.ndarray:
@@ -230,20 +262,33 @@ def evaluate_crps(model, data, *, batch_size: int = 256) -> np.ndarray:
     try:
         with torch.no_grad():
             for start in range(0, n, int(batch_size)):
-                batch = {k: v[start:start + int(batch_size)].to(device) for k, v in t.items()}
+                batch = {k: v[start : start + int(batch_size)].to(device) for k, v in t.items()}
                 out = model(batch["static"], batch["history"], batch["forecasts"])
                 if tuple(out.shape[:2]) != tuple(batch["target"].shape):
-                    raise ValueError(f"model output {tuple(out.shape)} does not match targets "
-                                     f"{tuple(batch['target'].shape)}")
+                    raise ValueError(
+                        f"model output {tuple(out.shape)} does not match targets "
+                        f"{tuple(batch['target'].shape)}"
+                    )
                 scores.append(crps(out, batch["target"]).double().cpu().numpy())
     finally:
         model.train(was_training)
     return np.concatenate(scores) if scores else np.empty(0)
 
 
-def make_evaluate(neural_train, neural_val, genetic_train, genetic_val, *, n_quantiles: int,
-                  epochs: int = 30, arch_steps: int = 5, weight_steps: int = 10,
-                  batch_size: int = 64, omega: float = OMEGA, progress: bool | None = False):
+def make_evaluate(
+    neural_train,
+    neural_val,
+    genetic_train,
+    genetic_val,
+    *,
+    n_quantiles: int,
+    epochs: int = 30,
+    arch_steps: int = 5,
+    weight_steps: int = 10,
+    batch_size: int = 64,
+    omega: float = OMEGA,
+    progress: bool | None = False,
+):
     """The ``evaluate(agent, seed) -> (f, f_v)`` of Algorithm 2 for PTN.
 
     Builds a :class:`~fairbook.forecasting.ptn.PTN` for the agent (initialised with
@@ -269,11 +314,22 @@ def make_evaluate(neural_train, neural_val, genetic_train, genetic_val, *, n_qua
 
     def evaluate(agent, seed):
         model = PTN.from_data(agent, partitions[0], n_quantiles=n_quantiles, seed=seed)
-        train_darts(model, partitions[0], partitions[1], epochs=epochs, arch_steps=arch_steps,
-                    weight_steps=weight_steps, batch_size=batch_size, omega=omega, seed=seed,
-                    progress=progress)
-        scores = [float(np.mean(evaluate_crps(model, p, batch_size=max(batch_size, 256))))
-                  for p in partitions[2:]]
+        train_darts(
+            model,
+            partitions[0],
+            partitions[1],
+            epochs=epochs,
+            arch_steps=arch_steps,
+            weight_steps=weight_steps,
+            batch_size=batch_size,
+            omega=omega,
+            seed=seed,
+            progress=progress,
+        )
+        scores = [
+            float(np.mean(evaluate_crps(model, p, batch_size=max(batch_size, 256))))
+            for p in partitions[2:]
+        ]
         return tuple(s if np.isfinite(s) else float("inf") for s in scores)
 
     return evaluate

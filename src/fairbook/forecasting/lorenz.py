@@ -54,11 +54,13 @@ __all__ = [
 ]
 
 #: U ranges of (σ, ρ, β), Sec. 5.3.2.
-PARAMETER_RANGES = np.array([LORENZ_PROTOCOL["sigma"], LORENZ_PROTOCOL["rho"],
-                             LORENZ_PROTOCOL["beta"]], dtype=float)
+PARAMETER_RANGES = np.array(
+    [LORENZ_PROTOCOL["sigma"], LORENZ_PROTOCOL["rho"], LORENZ_PROTOCOL["beta"]], dtype=float
+)
 #: U ranges of (x0, y0, z0), Eq. 5.4.
-INITIAL_RANGES = np.array([LORENZ_PROTOCOL["x0"], LORENZ_PROTOCOL["y0"],
-                           LORENZ_PROTOCOL["z0"]], dtype=float)
+INITIAL_RANGES = np.array(
+    [LORENZ_PROTOCOL["x0"], LORENZ_PROTOCOL["y0"], LORENZ_PROTOCOL["z0"]], dtype=float
+)
 #: The five partitions of Sec. 5.4.2, in seeding order.
 PARTITIONS = ("neural_train", "neural_val", "genetic_train", "genetic_val", "test")
 
@@ -104,8 +106,18 @@ def equilibria(sigma, rho, beta) -> np.ndarray:
     return np.array([[0.0, 0.0, 0.0], [r, r, rho - 1.0], [-r, -r, rho - 1.0]])
 
 
-def simulate(sigma, rho, beta, x0, *, t_end: float = 100.0, n_times: int = 1000,
-             rtol: float = 1e-9, atol: float = 1e-9, method: str = "DOP853") -> np.ndarray:
+def simulate(
+    sigma,
+    rho,
+    beta,
+    x0,
+    *,
+    t_end: float = 100.0,
+    n_times: int = 1000,
+    rtol: float = 1e-9,
+    atol: float = 1e-9,
+    method: str = "DOP853",
+) -> np.ndarray:
     """Integrate one Lorenz system from ``x0`` and evaluate it at ``linspace(0, t_end, n_times)``.
 
     Parameters
@@ -146,15 +158,25 @@ def simulate(sigma, rho, beta, x0, *, t_end: float = 100.0, n_times: int = 1000,
         raise ValueError(f"rtol and atol must be positive; got {rtol!r}, {atol!r}")
     times = np.linspace(0.0, float(t_end), int(n_times))
     extra = {"jac": _jac} if method in ("Radau", "BDF", "LSODA") else {}
-    sol = solve_ivp(_rhs, (0.0, float(t_end)), x0, method=method, t_eval=times,
-                    args=tuple(params), rtol=rtol, atol=atol, **extra)
+    sol = solve_ivp(
+        _rhs,
+        (0.0, float(t_end)),
+        x0,
+        method=method,
+        t_eval=times,
+        args=tuple(params),
+        rtol=rtol,
+        atol=atol,
+        **extra,
+    )
     if not sol.success:
         raise RuntimeError(f"solve_ivp failed: {sol.message}")
     return sol.y.T.copy()
 
 
-def simulate_rk4(params, x0, *, t_end: float = 100.0, n_times: int = 1000,
-                 substeps: int = 100) -> np.ndarray:
+def simulate_rk4(
+    params, x0, *, t_end: float = 100.0, n_times: int = 1000, substeps: int = 100
+) -> np.ndarray:
     """Integrate many Lorenz systems at once with classical fixed-step RK4 (vectorised).
 
     Each output interval ``t_end / (n_times − 1)`` is split into ``substeps`` RK4 steps. The
@@ -296,11 +318,22 @@ class LorenzPartition:
         return self.initial.shape[1]
 
 
-def make_partitions(*, n_systems: int = 50, n_initial: int = 125, seed: int = 0,
-                    partitions=PARTITIONS, share_systems: bool = False,
-                    t_end: float = 100.0, n_times: int = 1000, rtol: float = 1e-9,
-                    atol: float = 1e-9, integrator: str = "DOP853", substeps: int = 100,
-                    n_jobs: int = 1, progress=None) -> dict[str, LorenzPartition]:
+def make_partitions(
+    *,
+    n_systems: int = 50,
+    n_initial: int = 125,
+    seed: int = 0,
+    partitions=PARTITIONS,
+    share_systems: bool = False,
+    t_end: float = 100.0,
+    n_times: int = 1000,
+    rtol: float = 1e-9,
+    atol: float = 1e-9,
+    integrator: str = "DOP853",
+    substeps: int = 100,
+    n_jobs: int = 1,
+    progress=None,
+) -> dict[str, LorenzPartition]:
     """Simulate the five partitions of Sec. 5.5 (defaults: the paper's 50 × 125 × 1000).
 
     Parameters
@@ -351,10 +384,14 @@ def make_partitions(*, n_systems: int = 50, n_initial: int = 125, seed: int = 0,
         rng = np.random.default_rng(children[PARTITIONS.index(name)])
         params = shared if share_systems else _uniform(rng, PARAMETER_RANGES, n_systems)
         initial = _uniform(rng, INITIAL_RANGES, n_systems * n_initial).reshape(
-            n_systems, n_initial, 3)
+            n_systems, n_initial, 3
+        )
         meta[name] = (params, initial)
-        jobs += [(name, s, i, params[s], initial[s, i])
-                 for s in range(n_systems) for i in range(n_initial)]
+        jobs += [
+            (name, s, i, params[s], initial[s, i])
+            for s in range(n_systems)
+            for i in range(n_initial)
+        ]
     kwargs = dict(t_end=t_end, n_times=n_times, rtol=rtol, atol=atol, method=integrator)
     disable = None if progress is None else not progress
     if integrator == "rk4":
@@ -364,14 +401,25 @@ def make_partitions(*, n_systems: int = 50, n_initial: int = 125, seed: int = 0,
         results = []
         with tqdm(total=len(jobs), desc="Lorenz (RK4)", disable=disable) as bar:
             for lo in range(0, len(jobs), 512):
-                batch = simulate_rk4(params_all[lo:lo + 512], initial_all[lo:lo + 512],
-                                     t_end=t_end, n_times=n_times, substeps=substeps)
+                batch = simulate_rk4(
+                    params_all[lo : lo + 512],
+                    initial_all[lo : lo + 512],
+                    t_end=t_end,
+                    n_times=n_times,
+                    substeps=substeps,
+                )
                 results += list(batch)
                 bar.update(len(batch))
         return _assemble(names, meta, jobs, results, n_systems, n_initial, n_times, t_end)
     calls = [((*p, x0), kwargs) for _, _, _, p, x0 in jobs]
-    results = list(tqdm(ordered_map(simulate, calls, n_jobs=n_jobs), total=len(jobs),
-                        desc="Lorenz", disable=disable))
+    results = list(
+        tqdm(
+            ordered_map(simulate, calls, n_jobs=n_jobs),
+            total=len(jobs),
+            desc="Lorenz",
+            disable=disable,
+        )
+    )
     return _assemble(names, meta, jobs, results, n_systems, n_initial, n_times, t_end)
 
 

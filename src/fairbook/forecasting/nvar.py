@@ -111,8 +111,7 @@ def delay_embedding(states, n_delays: int, *, skip: int = 1) -> np.ndarray:
     return np.concatenate(parts, axis=-1)
 
 
-def nvar_features(states, *, n_delays: int = 2, skip: int = 1, constant: bool = True
-                  ) -> np.ndarray:
+def nvar_features(states, *, n_delays: int = 2, skip: int = 1, constant: bool = True) -> np.ndarray:
     """Gauthier et al.'s NVAR features at every time step.
 
     Parameters
@@ -145,8 +144,13 @@ def nvar_features(states, *, n_delays: int = 2, skip: int = 1, constant: bool = 
 class _MLP(nn.Module):
     def __init__(self, n_in: int, hidden: int, n_out: int):
         super().__init__()
-        self.net = nn.Sequential(nn.Linear(n_in, hidden), nn.Tanh(), nn.Linear(hidden, hidden),
-                                 nn.Tanh(), nn.Linear(hidden, n_out))
+        self.net = nn.Sequential(
+            nn.Linear(n_in, hidden),
+            nn.Tanh(),
+            nn.Linear(hidden, hidden),
+            nn.Tanh(),
+            nn.Linear(hidden, n_out),
+        )
         nn.init.zeros_(self.net[-1].weight)
         nn.init.zeros_(self.net[-1].bias)
 
@@ -194,10 +198,20 @@ class NVARForecaster:
     (4, 2)
     """
 
-    def __init__(self, *, n_delays: int = 2, skip: int = 1, horizon: int = 16,
-                 hidden: int = 128, ridge: float = 1e-6, epochs: int = 30,
-                 batch_size: int = 256, lr: float = 3e-3, max_samples: int | None = 200_000,
-                 seed: int = 0):
+    def __init__(
+        self,
+        *,
+        n_delays: int = 2,
+        skip: int = 1,
+        horizon: int = 16,
+        hidden: int = 128,
+        ridge: float = 1e-6,
+        epochs: int = 30,
+        batch_size: int = 256,
+        lr: float = 3e-3,
+        max_samples: int | None = 200_000,
+        seed: int = 0,
+    ):
         self.n_delays, self.skip = _check_delays(n_delays, skip)
         for name, v in (("horizon", horizon), ("hidden", hidden), ("batch_size", batch_size)):
             if int(v) != v or v < 1:
@@ -226,7 +240,8 @@ class NVARForecaster:
         if s.shape[-2] < self.lag + self.horizon + 1:
             raise ValueError(
                 f"trajectories need at least lag + horizon + 1 = {self.lag + self.horizon + 1} "
-                f"steps; got {s.shape[-2]}")
+                f"steps; got {s.shape[-2]}"
+            )
         if not np.isfinite(s).all():
             raise ValueError("trajectories contain NaN or infinite values")
         s = s.reshape((-1,) + s.shape[-2:])
@@ -254,7 +269,7 @@ class NVARForecaster:
         xs = (x - self.feature_mean_) / self.feature_scale_
         xs1 = np.concatenate([np.ones((len(xs), 1)), xs], axis=1)
         gram = xs1.T @ xs1 + self.ridge * len(xs1) * np.eye(xs1.shape[1])
-        gram[0, 0] -= self.ridge * len(xs1)            # the intercept is not penalised
+        gram[0, 0] -= self.ridge * len(xs1)  # the intercept is not penalised
         self.ridge_weights_ = np.linalg.solve(gram, xs1.T @ y)
         resid = y - xs1 @ self.ridge_weights_
         self.target_scale_ = resid.std(0)
@@ -275,14 +290,15 @@ class NVARForecaster:
             xs, r = xs[keep], r[keep]
         xt, rt = torch.as_tensor(xs, dtype=torch.float64), torch.as_tensor(r, dtype=torch.float64)
         opt = torch.optim.Adam(self.mlp_.parameters(), lr=self.lr)
-        gen = torch.Generator().manual_seed(int(np.random.SeedSequence(self.seed)
-                                                .generate_state(1)[0]))
+        gen = torch.Generator().manual_seed(
+            int(np.random.SeedSequence(self.seed).generate_state(1)[0])
+        )
         self.mlp_.train()
         for _ in range(self.epochs):
             order = torch.randperm(len(xt), generator=gen)
             total = 0.0
             for start in range(0, len(xt), self.batch_size):
-                idx = order[start:start + self.batch_size]
+                idx = order[start : start + self.batch_size]
                 loss = torch.mean((self.mlp_(xt[idx]) - rt[idx]) ** 2)
                 opt.zero_grad()
                 loss.backward()
@@ -299,8 +315,10 @@ class NVARForecaster:
         xs1 = np.concatenate([np.ones((len(xs), 1)), xs], axis=1)
         out = xs1 @ self.ridge_weights_
         with torch.no_grad():
-            out = out + self.mlp_(torch.as_tensor(xs, dtype=torch.float64)).numpy() \
-                * self.target_scale_
+            out = (
+                out
+                + self.mlp_(torch.as_tensor(xs, dtype=torch.float64)).numpy() * self.target_scale_
+            )
         return out
 
     def rolling(self, trajectories) -> np.ndarray:
@@ -324,10 +342,10 @@ class NVARForecaster:
         out = np.full(lead + (n_t, self.horizon, self.n_channels_), np.nan)
         if n_t <= self.lag:
             return out
-        xs = self._features(s)[..., self.lag:, :]
+        xs = self._features(s)[..., self.lag :, :]
         flat = xs.reshape(-1, xs.shape[-1])
         inc = self._increments(flat).reshape(xs.shape[:-1] + (self.horizon, self.n_channels_))
-        out[..., self.lag:, :, :] = s[..., self.lag:, None, :] + inc
+        out[..., self.lag :, :, :] = s[..., self.lag :, None, :] + inc
         return out
 
     def predict(self, history) -> np.ndarray:
@@ -344,9 +362,10 @@ class NVARForecaster:
         self._check_fitted()
         h = _states(history, "history")
         if h.shape[-2] < self.lag + 1:
-            raise ValueError(f"history needs at least lag + 1 = {self.lag + 1} steps; "
-                             f"got {h.shape[-2]}")
-        return self.rolling(h[..., -(self.lag + 1):, :])[..., -1, :, :]
+            raise ValueError(
+                f"history needs at least lag + 1 = {self.lag + 1} steps; got {h.shape[-2]}"
+            )
+        return self.rolling(h[..., -(self.lag + 1) :, :])[..., -1, :, :]
 
 
 def parallel_forecasts(rolled, n_forecasts: int = 10) -> np.ndarray:

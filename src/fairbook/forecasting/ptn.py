@@ -57,10 +57,21 @@ __all__ = [
 
 #: The genes of Table 5.1 the network itself uses (the others configure the optimisers).
 ARCHITECTURE_GENES = (
-    "hidden_size", "dropout", "first_dropout", "lrelu_slope", "history_heads",
-    "forecast_heads", "noise_sd", "normalisation", "history_embed_kernel",
-    "history_conv_kernel", "forecast_collapse_width", "forecast_collapse_height",
-    "forecast_embed_kernel", "forecast_conv_kernel", "output_temporal_kernel",
+    "hidden_size",
+    "dropout",
+    "first_dropout",
+    "lrelu_slope",
+    "history_heads",
+    "forecast_heads",
+    "noise_sd",
+    "normalisation",
+    "history_embed_kernel",
+    "history_conv_kernel",
+    "forecast_collapse_width",
+    "forecast_collapse_height",
+    "forecast_embed_kernel",
+    "forecast_conv_kernel",
+    "output_temporal_kernel",
     "output_feature_kernel",
 )
 _OPTIMISER_GENES = tuple(f"{p}_{k}" for p in ("arch", "weight") for k in ("lr", "beta1", "beta2"))
@@ -105,7 +116,8 @@ def as_tensors(data, *, require_target: bool = True) -> dict[str, torch.Tensor]:
     for name, value in out.items():
         if value.ndim != ndims[name]:
             raise ValueError(
-                f"{name} must have {ndims[name]} dimensions; got shape {tuple(value.shape)}")
+                f"{name} must have {ndims[name]} dimensions; got shape {tuple(value.shape)}"
+            )
     sizes = {name: value.shape[0] for name, value in out.items()}
     if len(set(sizes.values())) != 1:
         raise ValueError(f"the arrays disagree on the number of windows: {sizes}")
@@ -280,8 +292,9 @@ def _check_agent(agent: Mapping) -> dict:
             if int(k) != k or k < 1 or k % 2 == 0:
                 raise ValueError(f"{gene} must be an odd positive integer; got {k!r}")
     if a["normalisation"] not in ("layer", "batch", "none"):
-        raise ValueError(f"normalisation must be 'layer', 'batch' or 'none'; "
-                         f"got {a['normalisation']!r}")
+        raise ValueError(
+            f"normalisation must be 'layer', 'batch' or 'none'; got {a['normalisation']!r}"
+        )
     for gene in ("dropout", "first_dropout"):
         if not 0 <= a[gene] < 1:
             raise ValueError(f"{gene} must be in [0, 1); got {a[gene]!r}")
@@ -322,17 +335,31 @@ class PTN(nn.Module):
     (4, 8, 5)
     """
 
-    def __init__(self, agent: Mapping, *, static_channels: int, history_steps: int,
-                 history_channels: int, n_forecasts: int, forecast_steps: int,
-                 forecast_channels: int, target_steps: int, n_quantiles: int,
-                 seed: int | None = None):
+    def __init__(
+        self,
+        agent: Mapping,
+        *,
+        static_channels: int,
+        history_steps: int,
+        history_channels: int,
+        n_forecasts: int,
+        forecast_steps: int,
+        forecast_channels: int,
+        target_steps: int,
+        n_quantiles: int,
+        seed: int | None = None,
+    ):
         super().__init__()
         self.agent = _check_agent(agent)
         shapes = {
-            "static_channels": static_channels, "history_steps": history_steps,
-            "history_channels": history_channels, "n_forecasts": n_forecasts,
-            "forecast_steps": forecast_steps, "forecast_channels": forecast_channels,
-            "target_steps": target_steps, "n_quantiles": n_quantiles,
+            "static_channels": static_channels,
+            "history_steps": history_steps,
+            "history_channels": history_channels,
+            "n_forecasts": n_forecasts,
+            "forecast_steps": forecast_steps,
+            "forecast_channels": forecast_channels,
+            "target_steps": target_steps,
+            "n_quantiles": n_quantiles,
         }
         for name, value in shapes.items():
             if int(value) != value or value < 1:
@@ -361,27 +388,39 @@ class PTN(nn.Module):
         self.history_in = nn.Linear(s["history_channels"], d)
         self.history_dropout = nn.Dropout(a["dropout"])
         self.history_embed = CausalConv1d(s["history_steps"], d, int(a["history_embed_kernel"]))
-        self.history_cell = MixedOp({
-            "attention": _Attention(d, int(a["history_heads"])),
-            "conv1d": _TimeConv(d, int(a["history_conv_kernel"])),
-            "bigru": _BiGRU(d),
-        })
+        self.history_cell = MixedOp(
+            {
+                "attention": _Attention(d, int(a["history_heads"])),
+                "conv1d": _TimeConv(d, int(a["history_conv_kernel"])),
+                "bigru": _BiGRU(d),
+            }
+        )
         # forecasts: mixed collapse c_f -> dense τ_f->d -> LReLU -> conv f_f->d -> mixed op
-        self.forecast_collapse = MixedOp({
-            "conv2d": _Collapse2d(s["forecast_channels"], int(a["forecast_collapse_height"]),
-                                  int(a["forecast_collapse_width"])),
-            "dense": _DenseCollapse(s["forecast_channels"]),
-        })
+        self.forecast_collapse = MixedOp(
+            {
+                "conv2d": _Collapse2d(
+                    s["forecast_channels"],
+                    int(a["forecast_collapse_height"]),
+                    int(a["forecast_collapse_width"]),
+                ),
+                "dense": _DenseCollapse(s["forecast_channels"]),
+            }
+        )
         self.forecast_in = nn.Linear(s["forecast_steps"], d)
         self.forecast_embed = CausalConv1d(s["n_forecasts"], d, int(a["forecast_embed_kernel"]))
-        self.forecast_cell = MixedOp({
-            "attention": _Attention(d, int(a["forecast_heads"])),
-            "conv1d": _TimeConv(d, int(a["forecast_conv_kernel"])),
-            "bigru": _BiGRU(d),
-        })
+        self.forecast_cell = MixedOp(
+            {
+                "attention": _Attention(d, int(a["forecast_heads"])),
+                "conv1d": _TimeConv(d, int(a["forecast_conv_kernel"])),
+                "bigru": _BiGRU(d),
+            }
+        )
         self.scales = nn.Parameter(torch.ones(3))  # static, history, forecasts
-        self.norm = {"layer": lambda: nn.LayerNorm(d), "batch": lambda: _ChannelBatchNorm(d),
-                     "none": nn.Identity}[a["normalisation"]]()
+        self.norm = {
+            "layer": lambda: nn.LayerNorm(d),
+            "batch": lambda: _ChannelBatchNorm(d),
+            "none": nn.Identity,
+        }[a["normalisation"]]()
         # output: conv d->τ_t (time as channels) -> LN -> LReLU -> conv d->c_t over time
         #         -> LReLU -> dense c_t->c_t
         self.out_temporal = CausalConv1d(d, s["target_steps"], int(a["output_temporal_kernel"]))
@@ -404,25 +443,36 @@ class PTN(nn.Module):
         6
         """
         t = as_tensors(data)
-        return cls(agent, static_channels=t["static"].shape[1],
-                   history_steps=t["history"].shape[1], history_channels=t["history"].shape[2],
-                   n_forecasts=t["forecasts"].shape[1], forecast_steps=t["forecasts"].shape[2],
-                   forecast_channels=t["forecasts"].shape[3],
-                   target_steps=t["target"].shape[1], n_quantiles=n_quantiles, seed=seed)
+        return cls(
+            agent,
+            static_channels=t["static"].shape[1],
+            history_steps=t["history"].shape[1],
+            history_channels=t["history"].shape[2],
+            n_forecasts=t["forecasts"].shape[1],
+            forecast_steps=t["forecasts"].shape[2],
+            forecast_channels=t["forecasts"].shape[3],
+            target_steps=t["target"].shape[1],
+            n_quantiles=n_quantiles,
+            seed=seed,
+        )
 
     def _check_inputs(self, static, history, forecasts):
         s = self.shapes
         expected = {
             "static": (static, (s["static_channels"],)),
             "history": (history, (s["history_steps"], s["history_channels"])),
-            "forecasts": (forecasts, (s["n_forecasts"], s["forecast_steps"],
-                                      s["forecast_channels"])),
+            "forecasts": (
+                forecasts,
+                (s["n_forecasts"], s["forecast_steps"], s["forecast_channels"]),
+            ),
         }
         n = static.shape[0] if static.ndim else None
         for name, (x, shape) in expected.items():
             if tuple(x.shape[1:]) != shape or x.ndim != len(shape) + 1 or x.shape[0] != n:
-                raise ValueError(f"{name} must be shaped (N, {', '.join(map(str, shape))}) "
-                                 f"with the same N; got {tuple(x.shape)}")
+                raise ValueError(
+                    f"{name} must be shaped (N, {', '.join(map(str, shape))}) "
+                    f"with the same N; got {tuple(x.shape)}"
+                )
 
     # the three embeddings, each (N, d, d) = (time, channels)
     def embed_static(self, static):
@@ -432,18 +482,18 @@ class PTN(nn.Module):
 
     def embed_history(self, history):
         x = self.history_dropout(self.act(self.history_in(history)))  # (N, τ_h, d)
-        x = self.act(self.history_embed(x))                            # (N, d, d)
+        x = self.act(self.history_embed(x))  # (N, d, d)
         return self.history_cell(x)
 
     def embed_forecasts(self, forecasts):
-        x = self.forecast_collapse(forecasts)                          # (N, f_f, τ_f)
-        x = self.act(self.forecast_in(x))                              # (N, f_f, d)
-        x = self.forecast_embed(x)                                     # (N, d, d)
+        x = self.forecast_collapse(forecasts)  # (N, f_f, τ_f)
+        x = self.act(self.forecast_in(x))  # (N, f_f, d)
+        x = self.forecast_embed(x)  # (N, d, d)
         return self.forecast_cell(x)
 
     def head(self, fused):
         """Normalisation and output block: ``(N, d, d) → (N, τ_t, c_t)``."""
-        x = self.out_temporal(self.norm(fused))                        # (N, τ_t, d)
+        x = self.out_temporal(self.norm(fused))  # (N, τ_t, d)
         x = self.act(self.out_norm(x))
         x = self.act(self.out_features(x.transpose(1, 2)).transpose(1, 2))  # (N, τ_t, c_t)
         return self.out_dense(x)
@@ -451,16 +501,21 @@ class PTN(nn.Module):
     def forward(self, static, history, forecasts):
         """Quantile forecasts ``(N, τ_t, c_t)`` from the three inputs."""
         self._check_inputs(static, history, forecasts)
-        fused = (self.scales[0] * self.embed_static(static)
-                 + self.scales[1] * self.embed_history(history)
-                 + self.scales[2] * self.embed_forecasts(forecasts))
+        fused = (
+            self.scales[0] * self.embed_static(static)
+            + self.scales[1] * self.embed_history(history)
+            + self.scales[2] * self.embed_forecasts(forecasts)
+        )
         return self.head(fused)
 
     # DARTS bookkeeping
     def mixed_ops(self) -> dict[str, MixedOp]:
         """The hypermodel subspaces by name."""
-        return {"history": self.history_cell, "forecast_collapse": self.forecast_collapse,
-                "forecasts": self.forecast_cell}
+        return {
+            "history": self.history_cell,
+            "forecast_collapse": self.forecast_collapse,
+            "forecasts": self.forecast_cell,
+        }
 
     def architecture_parameters(self) -> list[nn.Parameter]:
         """The ``α`` of every mixed operation."""
@@ -476,16 +531,20 @@ class PTN(nn.Module):
         rows = []
         with torch.no_grad():
             for subspace, op in self.mixed_ops().items():
-                for name, w, act in zip(op.names, op.weights().tolist(), op.active.tolist(),
-                                        strict=True):
-                    rows.append({"subspace": subspace, "operation": name, "weight": w,
-                                 "active": act})
+                for name, w, act in zip(
+                    op.names, op.weights().tolist(), op.active.tolist(), strict=True
+                ):
+                    rows.append(
+                        {"subspace": subspace, "operation": name, "weight": w, "active": act}
+                    )
         return pd.DataFrame(rows)
 
     def chosen_operations(self) -> dict[str, str]:
         """The operation with the largest weight in each subspace."""
-        return {subspace: op.names[int(torch.argmax(op.weights()))]
-                for subspace, op in self.mixed_ops().items()}
+        return {
+            subspace: op.names[int(torch.argmax(op.weights()))]
+            for subspace, op in self.mixed_ops().items()
+        }
 
     def prune(self, threshold: float) -> PTN:
         """Deactivate, in place, every operation whose weight is below ``threshold``."""

@@ -102,8 +102,9 @@ def _safe(x: float) -> float:
     return x if math.isfinite(x) else math.inf
 
 
-def mutation_rate(expected: float, pool_fitness, *, low: float = _MIN_RATE,
-                  high: float = _MAX_RATE) -> float:
+def mutation_rate(
+    expected: float, pool_fitness, *, low: float = _MIN_RATE, high: float = _MAX_RATE
+) -> float:
     """Mutation rate for a child whose expected (minimised) fitness is ``expected``.
 
     Linear in the position of ``expected`` between the best and worst ``f_v`` of the parent
@@ -138,9 +139,14 @@ def _evaluation_seed(seed: int, agent_id: int) -> int:
 
 
 def _settings(space, population, n_elite, elite_every, tournament_size, seed):
-    return {"space": {name: repr(domain) for name, domain in space.items()},
-            "population": population, "n_elite": n_elite,
-            "elite_every": elite_every, "tournament_size": tournament_size, "seed": seed}
+    return {
+        "space": {name: repr(domain) for name, domain in space.items()},
+        "population": population,
+        "n_elite": n_elite,
+        "elite_every": elite_every,
+        "tournament_size": tournament_size,
+        "seed": seed,
+    }
 
 
 def _save(path: Path, state: dict) -> None:
@@ -149,11 +155,20 @@ def _save(path: Path, state: dict) -> None:
     os.replace(tmp, path)
 
 
-def genetic_search(space: Mapping, evaluate: Callable, *, population: int = 8,
-                   generations: int = 10, patience: int | None = 3, elite_every: int = 2,
-                   n_elite: int = 2, tournament_size: int = 2, seed: int = 0,
-                   checkpoint: str | os.PathLike | None = None,
-                   progress: bool | None = None) -> SearchResult:
+def genetic_search(
+    space: Mapping,
+    evaluate: Callable,
+    *,
+    population: int = 8,
+    generations: int = 10,
+    patience: int | None = 3,
+    elite_every: int = 2,
+    n_elite: int = 2,
+    tournament_size: int = 2,
+    seed: int = 0,
+    checkpoint: str | os.PathLike | None = None,
+    progress: bool | None = None,
+) -> SearchResult:
     """Algorithm 2 of seed 003: genetic search with elitism, patience and dynamic mutation.
 
     Parameters
@@ -199,9 +214,13 @@ def genetic_search(space: Mapping, evaluate: Callable, *, population: int = 8,
     True
     """
     validate_space(space)
-    for name, value, least in (("population", population, 2), ("generations", generations, 0),
-                               ("elite_every", elite_every, 0), ("n_elite", n_elite, 0),
-                               ("tournament_size", tournament_size, 1)):
+    for name, value, least in (
+        ("population", population, 2),
+        ("generations", generations, 0),
+        ("elite_every", elite_every, 0),
+        ("n_elite", n_elite, 0),
+        ("tournament_size", tournament_size, 1),
+    ):
         if int(value) != value or value < least:
             raise ValueError(f"{name} must be an integer >= {least}; got {value!r}")
     if n_elite >= population:
@@ -209,14 +228,17 @@ def genetic_search(space: Mapping, evaluate: Callable, *, population: int = 8,
     if patience is not None and (int(patience) != patience or patience < 1):
         raise ValueError(f"patience must be a positive integer or None; got {patience!r}")
 
-    settings = _settings(space, int(population), int(n_elite), int(elite_every),
-                         int(tournament_size), int(seed))
+    settings = _settings(
+        space, int(population), int(n_elite), int(elite_every), int(tournament_size), int(seed)
+    )
     path = Path(checkpoint) if checkpoint is not None else None
     if path is not None and path.exists():
         state = json.loads(path.read_text())
         if state.get("settings") != settings:
-            raise ValueError(f"checkpoint {path} was written with other settings: "
-                             f"{state.get('settings')} != {settings}")
+            raise ValueError(
+                f"checkpoint {path} was written with other settings: "
+                f"{state.get('settings')} != {settings}"
+            )
         rng = np.random.default_rng()
         rng.bit_generator.state = state["rng"]
         archive = [Individual(**{**a, "parents": tuple(a["parents"])}) for a in state["archive"]]
@@ -226,13 +248,19 @@ def genetic_search(space: Mapping, evaluate: Callable, *, population: int = 8,
         pools = state["parent_pools"]
     else:
         rng = np.random.default_rng(int(seed))
-        current = [{"agent": sample(space, rng), "parents": [], "mutation_rate": float("nan")}
-                   for _ in range(int(population))]
+        current = [
+            {"agent": sample(space, rng), "parents": [], "mutation_rate": float("nan")}
+            for _ in range(int(population))
+        ]
         archive, done, next_id = [], 0, 0
         best_fv, stale, stopped, pools = math.inf, 0, False, []
 
-    bar = tqdm(range(done + 1, int(generations) + 1), desc="generations", leave=False,
-               disable=None if progress is None else not progress)
+    bar = tqdm(
+        range(done + 1, int(generations) + 1),
+        desc="generations",
+        leave=False,
+        disable=None if progress is None else not progress,
+    )
     for generation in bar:
         if stopped:
             break
@@ -240,9 +268,17 @@ def genetic_search(space: Mapping, evaluate: Callable, *, population: int = 8,
         for entry in current:
             validate_agent(entry["agent"], space)
             f, f_v = evaluate(dict(entry["agent"]), _evaluation_seed(seed, next_id))
-            evaluated.append(Individual(next_id, generation, dict(entry["agent"]), float(f),
-                                        float(f_v), tuple(entry["parents"]),
-                                        float(entry["mutation_rate"])))
+            evaluated.append(
+                Individual(
+                    next_id,
+                    generation,
+                    dict(entry["agent"]),
+                    float(f),
+                    float(f_v),
+                    tuple(entry["parents"]),
+                    float(entry["mutation_rate"]),
+                )
+            )
             next_id += 1
         archive.extend(evaluated)
         generation_best = min(_safe(a.f_v) for a in evaluated)
@@ -258,8 +294,9 @@ def genetic_search(space: Mapping, evaluate: Callable, *, population: int = 8,
             pool = sorted(evaluated, key=lambda a: (_safe(a.f_v), a.id))
             if elite_every and n_elite and generation % elite_every == 0:
                 in_pool = {a.id for a in pool[: len(pool) - n_elite]}
-                outside = sorted((a for a in archive if a.id not in in_pool),
-                                 key=lambda a: (_safe(a.f_v), a.id))
+                outside = sorted(
+                    (a for a in archive if a.id not in in_pool), key=lambda a: (_safe(a.f_v), a.id)
+                )
                 pool = pool[: len(pool) - n_elite] + outside[:n_elite]
             pools.append([a.id for a in pool])
             pool_fv = [a.f_v for a in pool]
@@ -267,17 +304,33 @@ def genetic_search(space: Mapping, evaluate: Callable, *, population: int = 8,
             for _ in range(int(population)):
                 pa = _tournament(pool, int(tournament_size), rng)
                 pb = _tournament(pool, int(tournament_size), rng, exclude=pa.id)
-                child = crossover(pa.agent, pb.agent, _safe(pa.f_v), _safe(pb.f_v), rng,
-                                  space=space)
+                child = crossover(
+                    pa.agent, pb.agent, _safe(pa.f_v), _safe(pb.f_v), rng, space=space
+                )
                 rate = mutation_rate((pa.f_v + pb.f_v) / 2, pool_fv)
-                current.append({"agent": mutate(child, rate, space, rng),
-                                "parents": [pa.id, pb.id], "mutation_rate": rate})
+                current.append(
+                    {
+                        "agent": mutate(child, rate, space, rng),
+                        "parents": [pa.id, pb.id],
+                        "mutation_rate": rate,
+                    }
+                )
         if path is not None:
-            _save(path, {"settings": settings, "generation": done, "next_id": next_id,
-                         "rng": rng.bit_generator.state, "best_fv": best_fv, "stale": stale,
-                         "stopped": stopped, "parent_pools": pools, "population": current,
-                         "archive": [{**asdict(a), "parents": list(a.parents)}
-                                     for a in archive]})
+            _save(
+                path,
+                {
+                    "settings": settings,
+                    "generation": done,
+                    "next_id": next_id,
+                    "rng": rng.bit_generator.state,
+                    "best_fv": best_fv,
+                    "stale": stale,
+                    "stopped": stopped,
+                    "parent_pools": pools,
+                    "population": current,
+                    "archive": [{**asdict(a), "parents": list(a.parents)} for a in archive],
+                },
+            )
     ranked = sorted(archive, key=lambda a: (_safe(a.score), a.id))
     return SearchResult(ranked, done, stopped, pools)
 
@@ -298,9 +351,19 @@ def search_history(result: SearchResult) -> pd.DataFrame:
     """
     rows = []
     for rank, a in enumerate(result.archive, start=1):
-        rows.append({"generation": a.generation, "id": a.id, "f": a.f, "f_v": a.f_v,
-                     "score": a.score, "rank": rank, "parents": a.parents,
-                     "mutation_rate": a.mutation_rate, **a.agent})
+        rows.append(
+            {
+                "generation": a.generation,
+                "id": a.id,
+                "f": a.f,
+                "f_v": a.f_v,
+                "score": a.score,
+                "rank": rank,
+                "parents": a.parents,
+                "mutation_rate": a.mutation_rate,
+                **a.agent,
+            }
+        )
     frame = pd.DataFrame(rows)
     if frame.empty:
         return frame

@@ -319,8 +319,15 @@ def _snap(target: float, grid, better: float, tie_break: bool, rng) -> int:
     return int(best[np.argmin(np.abs(grid[best] - better))])
 
 
-def crossover(a: Mapping, b: Mapping, fitness_a: float, fitness_b: float,
-              rng: np.random.Generator, *, space: Mapping | None = None) -> dict:
+def crossover(
+    a: Mapping,
+    b: Mapping,
+    fitness_a: float,
+    fitness_b: float,
+    rng: np.random.Generator,
+    *,
+    space: Mapping | None = None,
+) -> dict:
     """Proportional crossover of two agents (seed 003, Sec. 5.4.1), fitness minimised.
 
     Parameters

@@ -47,8 +47,14 @@ from tqdm.auto import tqdm
 from .lorenz import PARAMETER_RANGES, make_partitions
 from .nvar import NVARForecaster
 
-__all__ = ["Normaliser", "Windows", "build_windows", "float32_tensor", "lorenz_pipeline",
-           "make_windows"]
+__all__ = [
+    "Normaliser",
+    "Windows",
+    "build_windows",
+    "float32_tensor",
+    "lorenz_pipeline",
+    "make_windows",
+]
 
 
 def float32_tensor(value) -> torch.Tensor:
@@ -108,8 +114,9 @@ class Normaliser:
         flat = s.reshape(-1, s.shape[-1])
         lo, hi = flat.min(0), flat.max(0)
         if (hi <= lo).any():
-            raise ValueError(f"constant channel(s) {np.flatnonzero(hi <= lo).tolist()} cannot be "
-                             "min-max scaled")
+            raise ValueError(
+                f"constant channel(s) {np.flatnonzero(hi <= lo).tolist()} cannot be min-max scaled"
+            )
         r = np.asarray(static_ranges, dtype=float)
         if r.ndim != 2 or r.shape[1] != 2 or (r[:, 1] <= r[:, 0]).any():
             raise ValueError(f"static_ranges must be (p, 2) with low < high; got {r.tolist()}")
@@ -197,12 +204,22 @@ class Windows:
 
     def to_torch(self) -> dict[str, torch.Tensor]:
         """``static, history, forecasts, target, deterministic`` as float32 tensors."""
-        return {name: float32_tensor(np.ascontiguousarray(getattr(self, name)))
-                for name in ("static", "history", "forecasts", "target", "deterministic")}
+        return {
+            name: float32_tensor(np.ascontiguousarray(getattr(self, name)))
+            for name in ("static", "history", "forecasts", "target", "deterministic")
+        }
 
 
-def make_windows(states, static, rolled, *, history: int = 16, n_forecasts: int = 10,
-                 stride: int = 1, burn_in: int = 0) -> Windows:
+def make_windows(
+    states,
+    static,
+    rolled,
+    *,
+    history: int = 16,
+    n_forecasts: int = 10,
+    stride: int = 1,
+    burn_in: int = 0,
+) -> Windows:
     """Cut every valid window from normalised trajectories and their rolled forecasts.
 
     Parameters
@@ -239,8 +256,12 @@ def make_windows(states, static, rolled, *, history: int = 16, n_forecasts: int 
         raise ValueError(f"static must be shaped ({n_sys}, p); got {st.shape}")
     if r.ndim != 5 or r.shape[:3] != s.shape[:3] or r.shape[-1] != c:
         raise ValueError(f"rolled must be shaped ({n_sys}, {n_init}, {n_t}, H, {c}); got {r.shape}")
-    for name, v, low in (("history", history, 1), ("n_forecasts", n_forecasts, 1),
-                         ("stride", stride, 1), ("burn_in", burn_in, 0)):
+    for name, v, low in (
+        ("history", history, 1),
+        ("n_forecasts", n_forecasts, 1),
+        ("stride", stride, 1),
+        ("burn_in", burn_in, 0),
+    ):
         if int(v) != v or v < low:
             raise ValueError(f"{name} must be an integer >= {low}; got {v!r}")
     horizon = r.shape[3]
@@ -254,12 +275,13 @@ def make_windows(states, static, rolled, *, history: int = 16, n_forecasts: int 
     ts = np.arange(t_min, n_t - horizon, stride)
     if len(ts) == 0:
         raise ValueError(f"no valid window: need T > {t_min + horizon}; got T = {n_t}")
-    si, ii, tt = (a.ravel() for a in np.meshgrid(np.arange(n_sys), np.arange(n_init), ts,
-                                                  indexing="ij"))
+    si, ii, tt = (
+        a.ravel() for a in np.meshgrid(np.arange(n_sys), np.arange(n_init), ts, indexing="ij")
+    )
     hist_t = tt[:, None] + np.arange(1 - history, 1)
     fc_t = tt[:, None] - np.arange(n_forecasts)
     tgt_t = tt[:, None] + np.arange(1, horizon + 1)
-    r, s = r.astype(np.float32), s.astype(np.float32)       # gather in float32: half the memory
+    r, s = r.astype(np.float32), s.astype(np.float32)  # gather in float32: half the memory
     forecasts = r[si[:, None], ii[:, None], fc_t]
     return Windows(
         static=st[si].astype(np.float32),
@@ -267,12 +289,22 @@ def make_windows(states, static, rolled, *, history: int = 16, n_forecasts: int 
         forecasts=forecasts,
         target=s[si[:, None], ii[:, None], tgt_t, 0],
         deterministic=forecasts[:, 0, :, 0].copy(),
-        system=si.astype(np.int64), start=ii.astype(np.int64), t=tt.astype(np.int64))
+        system=si.astype(np.int64),
+        start=ii.astype(np.int64),
+        t=tt.astype(np.int64),
+    )
 
 
-def build_windows(partition, normaliser: Normaliser, forecaster: NVARForecaster, *,
-                  history: int = 16, n_forecasts: int = 10, stride: int = 1,
-                  burn_in: int = 0) -> Windows:
+def build_windows(
+    partition,
+    normaliser: Normaliser,
+    forecaster: NVARForecaster,
+    *,
+    history: int = 16,
+    n_forecasts: int = 10,
+    stride: int = 1,
+    burn_in: int = 0,
+) -> Windows:
     """Normalise a :class:`~fairbook.forecasting.lorenz.LorenzPartition`, roll the (fitted,
     normalised-space) forecaster over it and cut its windows with :func:`make_windows`.
 
@@ -283,17 +315,35 @@ def build_windows(partition, normaliser: Normaliser, forecaster: NVARForecaster,
     static = normaliser.transform_static(partition.params)
     parts = []
     for s in range(partition.params.shape[0]):
-        states = normaliser.transform(partition.trajectories[s:s + 1])
-        w = make_windows(states, static[s:s + 1], forecaster.rolling(states), history=history,
-                         n_forecasts=n_forecasts, stride=stride, burn_in=burn_in)
+        states = normaliser.transform(partition.trajectories[s : s + 1])
+        w = make_windows(
+            states,
+            static[s : s + 1],
+            forecaster.rolling(states),
+            history=history,
+            n_forecasts=n_forecasts,
+            stride=stride,
+            burn_in=burn_in,
+        )
         parts.append(replace(w, system=np.full(len(w), s, dtype=np.int64)))
     return Windows.concat(parts)
 
 
-def lorenz_pipeline(*, n_systems: int = 50, n_initial: int = 125, seed: int = 0,
-                    t_end: float = 100.0, n_times: int = 1000, stride: int = 1,
-                    burn_in: int = 0, share_systems: bool = False, nvar: dict | None = None,
-                    integrator: str = "DOP853", n_jobs: int = 1, progress=None) -> dict:
+def lorenz_pipeline(
+    *,
+    n_systems: int = 50,
+    n_initial: int = 125,
+    seed: int = 0,
+    t_end: float = 100.0,
+    n_times: int = 1000,
+    stride: int = 1,
+    burn_in: int = 0,
+    share_systems: bool = False,
+    nvar: dict | None = None,
+    integrator: str = "DOP853",
+    n_jobs: int = 1,
+    progress=None,
+) -> dict:
     """Simulation → normaliser → NVAR → windows for the five partitions, in one call.
 
     The normaliser and the NVAR forecaster are fitted on ``neural_train`` only.
@@ -321,15 +371,31 @@ def lorenz_pipeline(*, n_systems: int = 50, n_initial: int = 125, seed: int = 0,
     >>> sorted(out["windows"]), out["windows"]["test"].forecasts.shape[1:]
     (['genetic_train', 'genetic_val', 'neural_train', 'neural_val', 'test'], (10, 16, 3))
     """
-    parts = make_partitions(n_systems=n_systems, n_initial=n_initial, seed=seed, t_end=t_end,
-                            n_times=n_times, share_systems=share_systems,
-                            integrator=integrator, n_jobs=n_jobs, progress=progress)
+    parts = make_partitions(
+        n_systems=n_systems,
+        n_initial=n_initial,
+        seed=seed,
+        t_end=t_end,
+        n_times=n_times,
+        share_systems=share_systems,
+        integrator=integrator,
+        n_jobs=n_jobs,
+        progress=progress,
+    )
     normaliser = Normaliser.fit(parts["neural_train"].trajectories)
     kwargs = {"seed": seed, **(nvar or {})}
     forecaster = NVARForecaster(**kwargs).fit(
-        normaliser.transform(parts["neural_train"].trajectories))
-    windows = {name: build_windows(p, normaliser, forecaster, stride=stride, burn_in=burn_in)
-               for name, p in tqdm(parts.items(), desc="windows",
-                                   disable=None if progress is None else not progress)}
-    return {"partitions": parts, "normaliser": normaliser, "forecaster": forecaster,
-            "windows": windows}
+        normaliser.transform(parts["neural_train"].trajectories)
+    )
+    windows = {
+        name: build_windows(p, normaliser, forecaster, stride=stride, burn_in=burn_in)
+        for name, p in tqdm(
+            parts.items(), desc="windows", disable=None if progress is None else not progress
+        )
+    }
+    return {
+        "partitions": parts,
+        "normaliser": normaliser,
+        "forecaster": forecaster,
+        "windows": windows,
+    }

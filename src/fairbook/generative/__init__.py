@@ -21,7 +21,18 @@ from fairbook.generative.tabular import ColumnSpec, TabularEncoder
 from fairbook.generative.wgan import Critic, Generator, gradient_penalty
 
 __all__ = [
-    "ColumnSpec", "ConditionalHydraGAN", "Critic", "Generator", "TabularEncoder", "allocate",
-    "divergences", "gradient_penalty", "improvement_percent", "js_distance", "kl_divergence",
-    "ks_statistic", "proportions", "rowwise_divergences",
+    "ColumnSpec",
+    "ConditionalHydraGAN",
+    "Critic",
+    "Generator",
+    "TabularEncoder",
+    "allocate",
+    "divergences",
+    "gradient_penalty",
+    "improvement_percent",
+    "js_distance",
+    "kl_divergence",
+    "ks_statistic",
+    "proportions",
+    "rowwise_divergences",
 ]

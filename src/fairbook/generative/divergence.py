@@ -10,8 +10,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["divergences", "improvement_percent", "js_distance", "kl_divergence",
-           "ks_statistic", "proportions", "rowwise_divergences"]
+__all__ = [
+    "divergences",
+    "improvement_percent",
+    "js_distance",
+    "kl_divergence",
+    "ks_statistic",
+    "proportions",
+    "rowwise_divergences",
+]
 
 
 def _prob(p, name: str) -> np.ndarray:
@@ -118,8 +125,11 @@ def divergences(p, q, *, ks_method: str = "cdf") -> dict:
     >>> divergences([0.5, 0.5], [0.5, 0.5])
     {'KS statistic': 0.0, 'KL divergence': 0.0, 'JS distance': 0.0}
     """
-    return {"KS statistic": ks_statistic(p, q, method=ks_method),
-            "KL divergence": kl_divergence(p, q), "JS distance": js_distance(p, q)}
+    return {
+        "KS statistic": ks_statistic(p, q, method=ks_method),
+        "KL divergence": kl_divergence(p, q),
+        "JS distance": js_distance(p, q),
+    }
 
 
 def rowwise_divergences(rows, q, *, ks_method: str = "entries") -> dict:

@@ -56,8 +56,9 @@ def _distribution(spec, categories: list, empirical: np.ndarray, what: str) -> n
             return np.full(k, 1.0 / k)
         if spec == "empirical":
             return np.asarray(empirical, dtype=float)
-        raise ValueError(f"{what} must be 'uniform', 'empirical', a mapping or an array; "
-                         f"got {spec!r}")
+        raise ValueError(
+            f"{what} must be 'uniform', 'empirical', a mapping or an array; got {spec!r}"
+        )
     if isinstance(spec, Mapping):
         unknown = [key for key in spec if key not in categories]
         if unknown:
@@ -120,11 +121,24 @@ class ConditionalHydraGAN:
     [5, 5]
     """
 
-    def __init__(self, *, continuous=(), categorical=(), noise_dim: int = 32,
-                 hidden=(64, 64), epochs: int = 50, batch_size: int = 256, n_critic: int = 5,
-                 lr: float = 2e-4, gp_lambda: float = 10.0, realism_weight: float = 1.0,
-                 diversity_weight: float = 1.0, critic_conditioned: bool = True,
-                 seed: int = 0, progress: bool | None = None):
+    def __init__(
+        self,
+        *,
+        continuous=(),
+        categorical=(),
+        noise_dim: int = 32,
+        hidden=(64, 64),
+        epochs: int = 50,
+        batch_size: int = 256,
+        n_critic: int = 5,
+        lr: float = 2e-4,
+        gp_lambda: float = 10.0,
+        realism_weight: float = 1.0,
+        diversity_weight: float = 1.0,
+        critic_conditioned: bool = True,
+        seed: int = 0,
+        progress: bool | None = None,
+    ):
         self.continuous, self.categorical = continuous, categorical
         self.noise_dim, self.hidden, self.epochs = int(noise_dim), tuple(hidden), int(epochs)
         self.batch_size, self.n_critic, self.lr = int(batch_size), int(n_critic), float(lr)
@@ -154,15 +168,26 @@ class ConditionalHydraGAN:
             return spec[list(self.conditions_)].reset_index(drop=True)
         cats = self.condition_categories_
         keyed = cats if len(self.conditions_) > 1 else [c[0] for c in cats]
-        p = _distribution(self.condition_target_ if spec is None else spec, keyed,
-                          self.condition_empirical_, "conditions")
+        p = _distribution(
+            self.condition_target_ if spec is None else spec,
+            keyed,
+            self.condition_empirical_,
+            "conditions",
+        )
         index = np.repeat(np.arange(len(cats)), allocate(n, p))
         index = index[rng.permutation(n)]
         return pd.DataFrame([cats[i] for i in index], columns=list(self.conditions_))
 
     # ------------------------------------------------------------------ fitting
-    def fit(self, df: pd.DataFrame, *, conditions, diversity_column: str | None = None,
-            target="uniform", condition_target="uniform") -> ConditionalHydraGAN:
+    def fit(
+        self,
+        df: pd.DataFrame,
+        *,
+        conditions,
+        diversity_column: str | None = None,
+        target="uniform",
+        condition_target="uniform",
+    ) -> ConditionalHydraGAN:
         """Train on ``df``.
 
         Parameters
@@ -185,23 +210,29 @@ class ConditionalHydraGAN:
         conditions = (conditions,) if isinstance(conditions, str) else tuple(conditions)
         if not conditions:
             raise ValueError("give at least one condition column")
-        data_cols = set(self.continuous if not isinstance(self.continuous, str)
-                        else [self.continuous])
-        data_cols |= set(self.categorical if not isinstance(self.categorical, str)
-                         else [self.categorical])
+        data_cols = set(
+            self.continuous if not isinstance(self.continuous, str) else [self.continuous]
+        )
+        data_cols |= set(
+            self.categorical if not isinstance(self.categorical, str) else [self.categorical]
+        )
         overlap = data_cols & set(conditions)
         if overlap:
             raise ValueError(f"columns {sorted(overlap)} are both data and condition columns")
-        self.encoder_ = TabularEncoder(continuous=self.continuous,
-                                       categorical=self.categorical).fit(df)
+        self.encoder_ = TabularEncoder(
+            continuous=self.continuous, categorical=self.categorical
+        ).fit(df)
         self.condition_encoder_ = TabularEncoder(categorical=conditions).fit(df)
         self.conditions_ = conditions
         combos = df[list(conditions)].value_counts(normalize=True, sort=False)
         combos = combos.sort_index()
         self.condition_categories_ = [c if isinstance(c, tuple) else (c,) for c in combos.index]
         self.condition_empirical_ = combos.to_numpy(dtype=float)
-        keyed = (self.condition_categories_ if len(conditions) > 1
-                 else [c[0] for c in self.condition_categories_])
+        keyed = (
+            self.condition_categories_
+            if len(conditions) > 1
+            else [c[0] for c in self.condition_categories_]
+        )
         _distribution(condition_target, keyed, self.condition_empirical_, "condition_target")
         self.condition_target_ = condition_target
         self.diversity_column_ = diversity_column
@@ -209,8 +240,12 @@ class ConditionalHydraGAN:
             spec = self.encoder_.spec(diversity_column)
             if spec.kind != "categorical":
                 raise ValueError(f"diversity_column {diversity_column!r} must be categorical")
-            empirical = (df[diversity_column].value_counts(normalize=True)
-                         .reindex(list(spec.categories), fill_value=0.0).to_numpy(dtype=float))
+            empirical = (
+                df[diversity_column]
+                .value_counts(normalize=True)
+                .reindex(list(spec.categories), fill_value=0.0)
+                .to_numpy(dtype=float)
+            )
             self.target_ = _distribution(target, list(spec.categories), empirical, "target")
         else:
             self.target_ = None
@@ -227,22 +262,26 @@ class ConditionalHydraGAN:
         with torch.random.fork_rng(devices=[]):
             torch.manual_seed(int(self.seed))
             g = Generator(self.noise_dim, c.shape[1], blocks, hidden=self.hidden)
-            d = Critic(x.shape[1], c.shape[1] if self.critic_conditioned else 0,
-                       hidden=self.hidden)
+            d = Critic(x.shape[1], c.shape[1] if self.critic_conditioned else 0, hidden=self.hidden)
         opt_g = torch.optim.Adam(g.parameters(), lr=self.lr, betas=(0.5, 0.9))
         opt_d = torch.optim.Adam(d.parameters(), lr=self.lr, betas=(0.5, 0.9))
         div = None
         if self.target_ is not None and self.diversity_weight > 0:
-            div = (self.encoder_.spec(self.diversity_column_).slice,
-                   torch.tensor(np.array(self.target_), dtype=torch.float32))
+            div = (
+                self.encoder_.spec(self.diversity_column_).slice,
+                torch.tensor(np.array(self.target_), dtype=torch.float32),
+            )
         bs = min(self.batch_size, n)
         history, step = [], 0
-        for epoch in tqdm(range(self.epochs), desc="Conditional HydraGAN",
-                          disable=None if self.progress is None else not self.progress):
+        for epoch in tqdm(
+            range(self.epochs),
+            desc="Conditional HydraGAN",
+            disable=None if self.progress is None else not self.progress,
+        ):
             perm = rng.permutation(n)
             logs = []
             for start in range(0, n - bs + 1, bs):
-                idx = torch.as_tensor(perm[start:start + bs])
+                idx = torch.as_tensor(perm[start : start + bs])
                 real, cond = x[idx], c[idx]
                 z = torch.randn(bs, self.noise_dim, generator=noise)
                 with torch.no_grad():
@@ -254,11 +293,15 @@ class ConditionalHydraGAN:
                 (gp - w_dist).backward()
                 opt_d.step()
                 step += 1
-                log = {"epoch": epoch, "wasserstein": float(w_dist.detach()),
-                       "gp": float(gp.detach())}
+                log = {
+                    "epoch": epoch,
+                    "wasserstein": float(w_dist.detach()),
+                    "gp": float(gp.detach()),
+                }
                 if step % self.n_critic == 0:
-                    gc = torch.as_tensor(self._condition_matrix(
-                        self._condition_frame(None, bs, rng)))
+                    gc = torch.as_tensor(
+                        self._condition_matrix(self._condition_frame(None, bs, rng))
+                    )
                     z = torch.randn(bs, self.noise_dim, generator=noise)
                     fake = g(z, gc)
                     realism = -d(fake, gc if self.critic_conditioned else None).mean()
@@ -306,8 +349,9 @@ class ConditionalHydraGAN:
             x = self.generator_(torch.randn(n, self.noise_dim, generator=noise), cond)
         return x.numpy(), frame
 
-    def sample(self, n: int, *, conditions=None, seed: int | None = None,
-               output: str = "labels") -> pd.DataFrame:
+    def sample(
+        self, n: int, *, conditions=None, seed: int | None = None, output: str = "labels"
+    ) -> pd.DataFrame:
         """``n`` synthetic rows with their condition columns.
 
         Parameters
@@ -323,13 +367,13 @@ class ConditionalHydraGAN:
             probabilities themselves (columns ``col=value``), or as the argmax.
         """
         if output not in ("labels", "probabilities", "argmax"):
-            raise ValueError(f"output must be 'labels', 'probabilities' or 'argmax', "
-                             f"got {output!r}")
+            raise ValueError(
+                f"output must be 'labels', 'probabilities' or 'argmax', got {output!r}"
+            )
         x, frame = self.sample_encoded(n, conditions=conditions, seed=seed)
         seed = self.seed if seed is None else seed
         rng = np.random.default_rng([int(seed), 2]) if output == "labels" else None
-        data = self.encoder_.inverse_transform(x, probabilities=output == "probabilities",
-                                               rng=rng)
+        data = self.encoder_.inverse_transform(x, probabilities=output == "probabilities", rng=rng)
         return pd.concat([frame, data], axis=1)
 
     def generated_proportions(self, x: np.ndarray) -> pd.Series:

@@ -95,8 +95,16 @@ class TabularEncoder:
             values = col.to_numpy(dtype=float)
             if not np.isfinite(values).all():
                 raise ValueError(f"continuous column {name!r} has missing or infinite values")
-            specs.append(ColumnSpec(name, "continuous", start, start + 1,
-                                    low=float(values.min()), high=float(values.max())))
+            specs.append(
+                ColumnSpec(
+                    name,
+                    "continuous",
+                    start,
+                    start + 1,
+                    low=float(values.min()),
+                    high=float(values.max()),
+                )
+            )
             start += 1
         for name in self.categorical:
             col = df[name]
@@ -104,10 +112,10 @@ class TabularEncoder:
                 raise ValueError(f"categorical column {name!r} has missing values")
             cats = tuple(sorted(pd.unique(col), key=str))
             if len(cats) < 2:
-                raise ValueError(f"categorical column {name!r} needs two or more categories, "
-                                 f"has {list(cats)}")
-            specs.append(ColumnSpec(name, "categorical", start, start + len(cats),
-                                    categories=cats))
+                raise ValueError(
+                    f"categorical column {name!r} needs two or more categories, has {list(cats)}"
+                )
+            specs.append(ColumnSpec(name, "categorical", start, start + len(cats), categories=cats))
             start += len(cats)
         self.columns_ = specs
         return self
@@ -161,13 +169,15 @@ class TabularEncoder:
                 codes = pd.Index(list(s.categories)).get_indexer(df[s.name])
                 if (codes < 0).any():
                     unseen = sorted(set(df[s.name][codes < 0].astype(str)))
-                    raise ValueError(f"column {s.name!r} has categories not seen in fit: "
-                                     f"{unseen[:5]}")
+                    raise ValueError(
+                        f"column {s.name!r} has categories not seen in fit: {unseen[:5]}"
+                    )
                 out[np.arange(len(df)), s.start + codes] = 1.0
         return out
 
-    def inverse_transform(self, x, *, probabilities: bool = False,
-                          rng: np.random.Generator | None = None) -> pd.DataFrame:
+    def inverse_transform(
+        self, x, *, probabilities: bool = False, rng: np.random.Generator | None = None
+    ) -> pd.DataFrame:
         """Decode an encoded matrix back into a data frame.
 
         Parameters

@@ -55,8 +55,9 @@ class Generator(nn.Module):
         h = self.net(z if cond is None or cond.shape[1] == 0 else torch.cat([z, cond], 1))
         parts = []
         for kind, a, b in self.blocks:
-            parts.append(torch.tanh(h[:, a:b]) if kind == "continuous"
-                         else torch.softmax(h[:, a:b], dim=1))
+            parts.append(
+                torch.tanh(h[:, a:b]) if kind == "continuous" else torch.softmax(h[:, a:b], dim=1)
+            )
         return torch.cat(parts, 1)
 
 
@@ -74,10 +75,16 @@ class Critic(nn.Module):
         return self.net(x).squeeze(1)
 
 
-def gradient_penalty(critic, real: torch.Tensor, fake: torch.Tensor,
-                     cond: torch.Tensor | None = None, *, lam: float = 10.0,
-                     eps: torch.Tensor | None = None,
-                     generator: torch.Generator | None = None) -> torch.Tensor:
+def gradient_penalty(
+    critic,
+    real: torch.Tensor,
+    fake: torch.Tensor,
+    cond: torch.Tensor | None = None,
+    *,
+    lam: float = 10.0,
+    eps: torch.Tensor | None = None,
+    generator: torch.Generator | None = None,
+) -> torch.Tensor:
     """WGAN-GP penalty ``λ · mean_k (‖∇_x f(x̂_k)‖₂ − 1)²``, ``x̂ = ε·real + (1 − ε)·fake``.
 
     Parameters
@@ -107,8 +114,9 @@ def gradient_penalty(critic, real: torch.Tensor, fake: torch.Tensor,
     160.0
     """
     if real.shape != fake.shape or real.ndim != 2:
-        raise ValueError(f"real {tuple(real.shape)} and fake {tuple(fake.shape)} must be "
-                         "equal (n, d) shapes")
+        raise ValueError(
+            f"real {tuple(real.shape)} and fake {tuple(fake.shape)} must be equal (n, d) shapes"
+        )
     if lam < 0:
         raise ValueError(f"lam must be non-negative, got {lam}")
     n = real.shape[0]

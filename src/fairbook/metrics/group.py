@@ -40,34 +40,73 @@ class ComparisonInfo:
 COMPARISONS: dict[str, ComparisonInfo] = {
     c.name: c
     for c in [
-        ComparisonInfo("ACCD", "Accuracy difference",
-                       r"\frac{TP_i+TN_i}{n_i}-\frac{TP_j+TN_j}{n_j}", 0.0),
+        ComparisonInfo(
+            "ACCD", "Accuracy difference", r"\frac{TP_i+TN_i}{n_i}-\frac{TP_j+TN_j}{n_j}", 0.0
+        ),
         ComparisonInfo("MCCD", "MCC difference", r"MCC_i-MCC_j", 0.0),
-        ComparisonInfo("DI", "Disparate impact", r"\frac{\hat P_i/n_i}{\hat P_j/n_j}", 1.0,
-                       note="0/0 and x/0 are NaN (seed 003 Table 3.1 prints 'NaN or 1')."),
-        ComparisonInfo("PP", "Predictive parity", r"\frac{TP_i}{\hat P_i}-\frac{TP_j}{\hat P_j}",
-                       0.0, note="The extracted Table 3.2 prints TP/P; predictive parity "
-                       "(Chouldechova 2017) compares precision TP/P̂, a hat lost in "
-                       "extraction as in DI's p̂. The properties are the same either way."),
+        ComparisonInfo(
+            "DI",
+            "Disparate impact",
+            r"\frac{\hat P_i/n_i}{\hat P_j/n_j}",
+            1.0,
+            note="0/0 and x/0 are NaN (seed 003 Table 3.1 prints 'NaN or 1').",
+        ),
+        ComparisonInfo(
+            "PP",
+            "Predictive parity",
+            r"\frac{TP_i}{\hat P_i}-\frac{TP_j}{\hat P_j}",
+            0.0,
+            note="The extracted Table 3.2 prints TP/P; predictive parity "
+            "(Chouldechova 2017) compares precision TP/P̂, a hat lost in "
+            "extraction as in DI's p̂. The properties are the same either way.",
+        ),
         ComparisonInfo("TE", "Treatment equality", r"\frac{FN_i}{FP_i}-\frac{FN_j}{FP_j}", 0.0),
-        ComparisonInfo("EO", "Equalized odds (check)",
-                       r"(FPR_i=FPR_j)\wedge(TPR_i=TPR_j)", None, boolean=True,
-                       note="1.0 when satisfied, 0.0 when not, NaN when a rate is undefined."),
-        ComparisonInfo("SP", "Statistical parity (check)", r"\hat P_i/n_i=\hat P_j/n_j", None,
-                       boolean=True, note="Rates, not counts: the printed P̂_i = P̂_j would "
-                       "call groups of different sizes unfair by construction."),
-        ComparisonInfo("AAOD", "Average absolute odds difference",
-                       r"\tfrac12\left(\left|\tfrac{FP_i}{N_i}-\tfrac{FP_j}{N_j}\right|"
-                       r"+\left|\tfrac{TP_i}{P_i}-\tfrac{TP_j}{P_j}\right|\right)", 0.0),
-        ComparisonInfo("DCA", "Difference in conditional acceptance",
-                       r"\frac{P_i}{\hat P_i}-\frac{P_j}{\hat P_j}", 0.0),
-        ComparisonInfo("DCR", "Difference in conditional rejection",
-                       r"\frac{N_j}{\hat N_j}-\frac{N_i}{\hat N_i}", 0.0),
-        ComparisonInfo("DPPL", "Difference in positive proportions of labels",
-                       r"\frac{\hat P_i}{n_i}-\frac{\hat P_j}{n_j}", 0.0,
-                       note="As printed it equals the demographic-parity difference (ERRATA)."),
-        ComparisonInfo("OFI", "Objective Fairness Index",
-                       r"\frac{FP_i-FN_i}{n_i}-\frac{FP_j-FN_j}{n_j}", 0.0),
+        ComparisonInfo(
+            "EO",
+            "Equalized odds (check)",
+            r"(FPR_i=FPR_j)\wedge(TPR_i=TPR_j)",
+            None,
+            boolean=True,
+            note="1.0 when satisfied, 0.0 when not, NaN when a rate is undefined.",
+        ),
+        ComparisonInfo(
+            "SP",
+            "Statistical parity (check)",
+            r"\hat P_i/n_i=\hat P_j/n_j",
+            None,
+            boolean=True,
+            note="Rates, not counts: the printed P̂_i = P̂_j would "
+            "call groups of different sizes unfair by construction.",
+        ),
+        ComparisonInfo(
+            "AAOD",
+            "Average absolute odds difference",
+            r"\tfrac12\left(\left|\tfrac{FP_i}{N_i}-\tfrac{FP_j}{N_j}\right|"
+            r"+\left|\tfrac{TP_i}{P_i}-\tfrac{TP_j}{P_j}\right|\right)",
+            0.0,
+        ),
+        ComparisonInfo(
+            "DCA",
+            "Difference in conditional acceptance",
+            r"\frac{P_i}{\hat P_i}-\frac{P_j}{\hat P_j}",
+            0.0,
+        ),
+        ComparisonInfo(
+            "DCR",
+            "Difference in conditional rejection",
+            r"\frac{N_j}{\hat N_j}-\frac{N_i}{\hat N_i}",
+            0.0,
+        ),
+        ComparisonInfo(
+            "DPPL",
+            "Difference in positive proportions of labels",
+            r"\frac{\hat P_i}{n_i}-\frac{\hat P_j}{n_j}",
+            0.0,
+            note="As printed it equals the demographic-parity difference (ERRATA).",
+        ),
+        ComparisonInfo(
+            "OFI", "Objective Fairness Index", r"\frac{FP_i-FN_i}{n_i}-\frac{FP_j-FN_j}{n_j}", 0.0
+        ),
     ]
 }
 
@@ -93,8 +132,10 @@ def _compare_values(key: str, ci: np.ndarray, cj: np.ndarray):
     if key == "TE":
         return _ratio(fn_i, fp_i) - _ratio(fn_j, fp_j)
     if key == "AAOD":
-        return 0.5 * (np.abs(compute("FPR", ci) - compute("FPR", cj))
-                      + np.abs(compute("TPR", ci) - compute("TPR", cj)))
+        return 0.5 * (
+            np.abs(compute("FPR", ci) - compute("FPR", cj))
+            + np.abs(compute("TPR", ci) - compute("TPR", cj))
+        )
     if key == "DCA":
         return _ratio(tp_i + fn_i, tp_i + fp_i) - _ratio(tp_j + fn_j, tp_j + fp_j)
     if key == "DCR":
@@ -168,8 +209,10 @@ def _seed004_rows(cm: np.ndarray, group_share: np.ndarray, pair: tuple[int, int]
         # ḡ = argmax_g P_g / P; ties go to the first group in sorted label order. With two
         # groups both choices give the same |.| (the shares sum to 1 on both sides).
         g_bar = int(np.argmax(positives))
-        ba = abs(float(_ratio(predicted[g_bar], predicted.sum()))
-                 - float(_ratio(positives[g_bar], positives.sum())))
+        ba = abs(
+            float(_ratio(predicted[g_bar], predicted.sum()))
+            - float(_ratio(positives[g_bar], positives.sum()))
+        )
     return {
         "DP": abs(ppr[a] - ppr[b]),
         "DI_BAR": float(di_bar),
@@ -262,8 +305,7 @@ def ratio_measures(y_true, y_pred, groups, *, protected, reference, positive=1) 
     >>> r["F_SP"]
     2.0
     """
-    counts, labels = confusion_counts(y_true, y_pred, groups, positive=positive,
-                                      return_groups=True)
+    counts, labels = confusion_counts(y_true, y_pred, groups, positive=positive, return_groups=True)
     found = {}
     for role, label in (("protected", protected), ("reference", reference)):
         hits = np.flatnonzero(labels == label)

@@ -21,8 +21,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["consistency", "consistency_by_group", "individual_fairness",
-           "nearest_neighbors", "scale_features"]
+__all__ = [
+    "consistency",
+    "consistency_by_group",
+    "individual_fairness",
+    "nearest_neighbors",
+    "scale_features",
+]
 
 _SCALES = ("standard", "minmax", "none")
 
@@ -54,8 +59,9 @@ def scale_features(X, *, scale: str = "standard") -> np.ndarray:
     return (array - center) / spread
 
 
-def nearest_neighbors(X, *, k: int = 10, scale: str = "standard",
-                      chunk_size: int = 512) -> np.ndarray:
+def nearest_neighbors(
+    X, *, k: int = 10, scale: str = "standard", chunk_size: int = 512
+) -> np.ndarray:
     """Indices of each row's ``k`` nearest other rows, nearest first, ties by row order.
 
     Parameters
@@ -81,7 +87,7 @@ def nearest_neighbors(X, *, k: int = 10, scale: str = "standard",
     k = int(k)
     if not 1 <= k < n:
         raise ValueError(f"k must be between 1 and N − 1 = {n - 1}, got {k}")
-    norms = (array ** 2).sum(axis=1)
+    norms = (array**2).sum(axis=1)
     columns = np.arange(n, dtype=np.int64)
     out = np.empty((n, k), dtype=np.int64)
     for start in range(0, n, chunk_size):
@@ -99,8 +105,9 @@ def nearest_neighbors(X, *, k: int = 10, scale: str = "standard",
     return out
 
 
-def consistency(values, X=None, *, k: int = 10, scale: str = "standard",
-                neighbors=None) -> np.ndarray:
+def consistency(
+    values, X=None, *, k: int = 10, scale: str = "standard", neighbors=None
+) -> np.ndarray:
     """Per-row consistency ``1 − |v_i − mean of v over i's kNN|`` (Eqs. 6, 9).
 
     Parameters
@@ -139,8 +146,9 @@ def _outcome_label(group, outcome) -> str:
     return f"{group}({'+' if outcome else '-'})"
 
 
-def consistency_by_group(scores, groups, outcome, *, keep=None,
-                         statistic: str = "mean") -> pd.Series:
+def consistency_by_group(
+    scores, groups, outcome, *, keep=None, statistic: str = "mean"
+) -> pd.Series:
     """Mean of per-row ``scores`` for every group × outcome cell, named like ``B(+)``.
 
     Parameters
@@ -163,8 +171,10 @@ def consistency_by_group(scores, groups, outcome, *, keep=None,
     scores = np.asarray(scores, dtype=np.float64)
     groups, outcome = np.asarray(groups), np.asarray(outcome)
     if not scores.shape == groups.shape == outcome.shape or scores.ndim != 1:
-        raise ValueError(f"scores, groups and outcome must be 1-D of one length; got "
-                         f"{scores.shape}, {groups.shape}, {outcome.shape}")
+        raise ValueError(
+            f"scores, groups and outcome must be 1-D of one length; got "
+            f"{scores.shape}, {groups.shape}, {outcome.shape}"
+        )
     if not np.isin(outcome, [0, 1]).all():
         raise ValueError("outcome must hold only 0 and 1")
     if statistic not in ("mean", "count"):
@@ -175,14 +185,27 @@ def consistency_by_group(scores, groups, outcome, *, keep=None,
         for value in (1, 0):
             mask = (groups == group) & (outcome == value)
             if mask.any():
-                out[_outcome_label(group, value)] = (float(scores[mask].mean())
-                                                     if statistic == "mean" else mask.sum())
-    return pd.Series(out, name="consistency" if statistic == "mean" else "n",
-                     dtype=float if statistic == "mean" else int)
+                out[_outcome_label(group, value)] = (
+                    float(scores[mask].mean()) if statistic == "mean" else mask.sum()
+                )
+    return pd.Series(
+        out,
+        name="consistency" if statistic == "mean" else "n",
+        dtype=float if statistic == "mean" else int,
+    )
 
 
-def individual_fairness(X, y_pred, uncertainties: dict, groups, outcome, *, k: int = 10,
-                        scale: str = "standard", keep=None) -> pd.DataFrame:
+def individual_fairness(
+    X,
+    y_pred,
+    uncertainties: dict,
+    groups,
+    outcome,
+    *,
+    k: int = 10,
+    scale: str = "standard",
+    keep=None,
+) -> pd.DataFrame:
     """Seed 000's Figs. 4–5 as a table: point and uncertainty consistency per cell.
 
     Parameters
@@ -213,9 +236,16 @@ def individual_fairness(X, y_pred, uncertainties: dict, groups, outcome, *, k: i
     for name, values in uncertainties.items():
         columns[f"F_{name}"] = consistency(values, neighbors=neighbors)
     groups, outcome = np.asarray(groups), np.asarray(outcome)
-    frame = pd.DataFrame({name: consistency_by_group(score, groups, outcome, keep=keep)
-                          for name, score in columns.items()})
-    frame.insert(0, "n", consistency_by_group(np.zeros(groups.size), groups, outcome,
-                                              keep=keep, statistic="count"))
+    frame = pd.DataFrame(
+        {
+            name: consistency_by_group(score, groups, outcome, keep=keep)
+            for name, score in columns.items()
+        }
+    )
+    frame.insert(
+        0,
+        "n",
+        consistency_by_group(np.zeros(groups.size), groups, outcome, keep=keep, statistic="count"),
+    )
     frame.index.name = "group(outcome)"
     return frame

@@ -178,8 +178,10 @@ def check_properties(name: str, *, n_max: int = 12) -> PropertyCheck:
     extreme_small = float(np.max(np.abs(forward[small]))) if small.any() else np.nan
     bounded = info.boolean or bool(np.isclose(extreme_all, extreme_small))
     if not bounded:
-        examples["BND"] = {f"max |score| with n <= {n_max // 2}": extreme_small,
-                           f"max |score| with n <= {n_max}": extreme_all}
+        examples["BND"] = {
+            f"max |score| with n <= {n_max // 2}": extreme_small,
+            f"max |score| with n <= {n_max}": extreme_all,
+        }
 
     defined_everywhere = bool(defined.all())
     if not defined_everywhere:
@@ -190,8 +192,14 @@ def check_properties(name: str, *, n_max: int = 12) -> PropertyCheck:
         examples["OBJ"] = why
 
     return PropertyCheck(
-        metric=key, OBJ=objective, R=bool(real_valued), DIR=bool(directed), SYM=symmetric,
-        BND=bounded, ALL=defined_everywhere, pivot=pivot,
+        metric=key,
+        OBJ=objective,
+        R=bool(real_valued),
+        DIR=bool(directed),
+        SYM=symmetric,
+        BND=bounded,
+        ALL=defined_everywhere,
+        pivot=pivot,
         observed_min=float(values.min()) if values.size else np.nan,
         observed_max=float(values.max()) if values.size else np.nan,
         share_undefined=float(1 - defined.mean()),
@@ -211,8 +219,10 @@ def _objective_testing(key, cms, ci, cj, forward, defined, pivot):
         orientation = -1.0
     disagree = defined & (orientation * verdict != truth)
     if disagree.any():
-        return False, {"rule": "M(i,j) > p exactly when B_i > B_j",
-                       **_first(disagree, cms, forward, benefit_gap)}
+        return False, {
+            "rule": "M(i,j) > p exactly when B_i > B_j",
+            **_first(disagree, cms, forward, benefit_gap),
+        }
     one = np.eye(4)
     fp, fn = one[2], one[1]
     rules = [  # (perturbed i, perturbed j, expected sign of the change, description)
@@ -260,8 +270,9 @@ def property_table(names=None, *, n_max: int = 12) -> pd.DataFrame:
         differ = [p for k, p in enumerate(PROPERTIES) if paper and paper[k] != row[p]]
         row["agree"] = paper is not None and not differ
         row["disagree_on"] = ", ".join(differ)
-        row.update({k: asdict(check)[k] for k in ("observed_min", "observed_max",
-                                                   "share_undefined")})
+        row.update(
+            {k: asdict(check)[k] for k in ("observed_min", "observed_max", "share_undefined")}
+        )
         rows.append(row)
     table = pd.DataFrame(rows).set_index("metric")
     table.attrs["checks"] = checks

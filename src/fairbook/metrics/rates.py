@@ -36,46 +36,162 @@ _O = "other"
 METRICS: dict[str, MetricInfo] = {
     m.name: m
     for m in [
-        MetricInfo("ACC", "Accuracy", _B, r"\frac{TP+TN}{n}", "n = 0", "",
-                   "Share of correct predictions."),
-        MetricInfo("PREV", "Prevalence", _B, r"\frac{TP+FN}{n}", "n = 0", r"\frac{TP+TP}{n}",
-                   "Share of actual positives."),
-        MetricInfo("PPR", "Predicted positive rate", _B, r"\frac{TP+FP}{n}", "n = 0", "",
-                   "Share predicted positive (selection rate)."),
-        MetricInfo("INACC", "Inaccuracy", _B, r"\frac{FP+FN}{n}", "n = 0", r"\frac{FP+TP}{n}",
-                   "Share of wrong predictions (error rate)."),
-        MetricInfo("NPREV", "Negative prevalence", _B, r"\frac{TN+FP}{n}", "n = 0", "",
-                   "Share of actual negatives."),
-        MetricInfo("PNR", "Predicted negative rate", _B, r"\frac{TN+FN}{n}", "n = 0",
-                   r"\frac{TN+TP}{n}", "Share predicted negative."),
-        MetricInfo("TPR", "True positive rate", _J, r"\frac{TP}{TP+FN}",
-                   "TP + FN = 0 (no actual positives)", r"\frac{TP}{TP+FP}",
-                   "Recall, sensitivity."),
-        MetricInfo("FPR", "False positive rate", _J, r"\frac{FP}{FP+TN}",
-                   "FP + TN = 0 (no actual negatives)", "", "Fall-out."),
-        MetricInfo("TNR", "True negative rate", _J, r"\frac{TN}{TN+FP}",
-                   "TN + FP = 0 (no actual negatives)", "", "Specificity."),
-        MetricInfo("FNR", "False negative rate", _J, r"\frac{FN}{FN+TP}",
-                   "FN + TP = 0 (no actual positives)", "", "Miss rate."),
-        MetricInfo("PPV", "Positive predictive value", _J, r"\frac{TP}{TP+FP}",
-                   "TP + FP = 0 (no positive predictions)", "", "Precision."),
-        MetricInfo("NPV", "Negative predictive value", _J, r"\frac{TN}{TN+FN}",
-                   "TN + FN = 0 (no negative predictions)", r"\frac{TN}{TN+FP}", ""),
-        MetricInfo("FDR", "False discovery rate", _J, r"\frac{FP}{FP+TP}",
-                   "FP + TP = 0 (no positive predictions)", "", ""),
-        MetricInfo("FOR", "False omission rate", _J, r"\frac{FN}{FN+TN}",
-                   "FN + TN = 0 (no negative predictions)", "", ""),
-        MetricInfo("F1", "F1 score", _O, r"\frac{2\,TP}{2\,TP+FP+FN}", "TP + FP + FN = 0",
-                   r"\frac{2\,TP}{2\,TP+FP+TP}", "Harmonic mean of precision and recall."),
-        MetricInfo("MCC", "Matthews correlation coefficient", _O,
-                   r"\frac{TP\cdot TN-FP\cdot FN}{\sqrt{(TP+FP)(TP+FN)(TN+FP)(TN+FN)}}",
-                   "any of TP+FP, TP+FN, TN+FP, TN+FN is 0",
-                   r"\frac{TP\cdot TN-FP\cdot TP}{\sqrt{(TP+FP)(TP+TP)(TN+FP)(TN+TP)}}", ""),
-        MetricInfo("PT", "Prevalence threshold", _O,
-                   r"\frac{\sqrt{TPR\cdot FPR}-FPR}{TPR-FPR}",
-                   "TPR or FPR undefined, or TPR = FPR", "", ""),
-        MetricInfo("B", "Marginal benefit", _O, r"\frac{FP-FN}{n}", "n = 0",
-                   r"\frac{FP-TP}{n}", "Benefit minus expected benefit (Definition 3.6)."),
+        MetricInfo(
+            "ACC", "Accuracy", _B, r"\frac{TP+TN}{n}", "n = 0", "", "Share of correct predictions."
+        ),
+        MetricInfo(
+            "PREV",
+            "Prevalence",
+            _B,
+            r"\frac{TP+FN}{n}",
+            "n = 0",
+            r"\frac{TP+TP}{n}",
+            "Share of actual positives.",
+        ),
+        MetricInfo(
+            "PPR",
+            "Predicted positive rate",
+            _B,
+            r"\frac{TP+FP}{n}",
+            "n = 0",
+            "",
+            "Share predicted positive (selection rate).",
+        ),
+        MetricInfo(
+            "INACC",
+            "Inaccuracy",
+            _B,
+            r"\frac{FP+FN}{n}",
+            "n = 0",
+            r"\frac{FP+TP}{n}",
+            "Share of wrong predictions (error rate).",
+        ),
+        MetricInfo(
+            "NPREV",
+            "Negative prevalence",
+            _B,
+            r"\frac{TN+FP}{n}",
+            "n = 0",
+            "",
+            "Share of actual negatives.",
+        ),
+        MetricInfo(
+            "PNR",
+            "Predicted negative rate",
+            _B,
+            r"\frac{TN+FN}{n}",
+            "n = 0",
+            r"\frac{TN+TP}{n}",
+            "Share predicted negative.",
+        ),
+        MetricInfo(
+            "TPR",
+            "True positive rate",
+            _J,
+            r"\frac{TP}{TP+FN}",
+            "TP + FN = 0 (no actual positives)",
+            r"\frac{TP}{TP+FP}",
+            "Recall, sensitivity.",
+        ),
+        MetricInfo(
+            "FPR",
+            "False positive rate",
+            _J,
+            r"\frac{FP}{FP+TN}",
+            "FP + TN = 0 (no actual negatives)",
+            "",
+            "Fall-out.",
+        ),
+        MetricInfo(
+            "TNR",
+            "True negative rate",
+            _J,
+            r"\frac{TN}{TN+FP}",
+            "TN + FP = 0 (no actual negatives)",
+            "",
+            "Specificity.",
+        ),
+        MetricInfo(
+            "FNR",
+            "False negative rate",
+            _J,
+            r"\frac{FN}{FN+TP}",
+            "FN + TP = 0 (no actual positives)",
+            "",
+            "Miss rate.",
+        ),
+        MetricInfo(
+            "PPV",
+            "Positive predictive value",
+            _J,
+            r"\frac{TP}{TP+FP}",
+            "TP + FP = 0 (no positive predictions)",
+            "",
+            "Precision.",
+        ),
+        MetricInfo(
+            "NPV",
+            "Negative predictive value",
+            _J,
+            r"\frac{TN}{TN+FN}",
+            "TN + FN = 0 (no negative predictions)",
+            r"\frac{TN}{TN+FP}",
+            "",
+        ),
+        MetricInfo(
+            "FDR",
+            "False discovery rate",
+            _J,
+            r"\frac{FP}{FP+TP}",
+            "FP + TP = 0 (no positive predictions)",
+            "",
+            "",
+        ),
+        MetricInfo(
+            "FOR",
+            "False omission rate",
+            _J,
+            r"\frac{FN}{FN+TN}",
+            "FN + TN = 0 (no negative predictions)",
+            "",
+            "",
+        ),
+        MetricInfo(
+            "F1",
+            "F1 score",
+            _O,
+            r"\frac{2\,TP}{2\,TP+FP+FN}",
+            "TP + FP + FN = 0",
+            r"\frac{2\,TP}{2\,TP+FP+TP}",
+            "Harmonic mean of precision and recall.",
+        ),
+        MetricInfo(
+            "MCC",
+            "Matthews correlation coefficient",
+            _O,
+            r"\frac{TP\cdot TN-FP\cdot FN}{\sqrt{(TP+FP)(TP+FN)(TN+FP)(TN+FN)}}",
+            "any of TP+FP, TP+FN, TN+FP, TN+FN is 0",
+            r"\frac{TP\cdot TN-FP\cdot TP}{\sqrt{(TP+FP)(TP+TP)(TN+FP)(TN+TP)}}",
+            "",
+        ),
+        MetricInfo(
+            "PT",
+            "Prevalence threshold",
+            _O,
+            r"\frac{\sqrt{TPR\cdot FPR}-FPR}{TPR-FPR}",
+            "TPR or FPR undefined, or TPR = FPR",
+            "",
+            "",
+        ),
+        MetricInfo(
+            "B",
+            "Marginal benefit",
+            _O,
+            r"\frac{FP-FN}{n}",
+            "n = 0",
+            r"\frac{FP-TP}{n}",
+            "Benefit minus expected benefit (Definition 3.6).",
+        ),
     ]
 }
 
@@ -99,8 +215,9 @@ def as_counts(cm, *, name: str = "cm") -> np.ndarray:
     if array.dtype.kind not in "biuf":
         raise ValueError(f"{name} must be numeric counts, got dtype {array.dtype}")
     if array.ndim == 0 or array.shape[-1] != 4:
-        raise ValueError(f"{name} must have a last axis of length 4 [TP, FN, FP, TN], "
-                         f"got shape {array.shape}")
+        raise ValueError(
+            f"{name} must have a last axis of length 4 [TP, FN, FP, TN], got shape {array.shape}"
+        )
     array = array.astype(np.float64, copy=False)
     if not np.isfinite(array).all():
         raise ValueError(f"{name} contains non-finite counts (NaN or inf)")
@@ -114,8 +231,12 @@ def _ratio(numerator, denominator):
     numerator = np.asarray(numerator, dtype=np.float64)
     denominator = np.asarray(denominator, dtype=np.float64)
     defined = denominator != 0
-    out = np.divide(numerator, denominator, out=np.full(np.broadcast(numerator, denominator)
-                                                        .shape, np.nan), where=defined)
+    out = np.divide(
+        numerator,
+        denominator,
+        out=np.full(np.broadcast(numerator, denominator).shape, np.nan),
+        where=defined,
+    )
     return out
 
 

@@ -50,8 +50,16 @@ THEOREM_4_3 = {
 
 #: Sec. 4.5.1 worked example: n = 100, p = 0.75, S_obs = 0.80 gives k = 80, μ = 75,
 #: σ ≈ 4.33, z ≈ 1.27 and P(S ≤ 0.80) ≈ Φ(1.27) ≈ 0.90.
-EXAMPLE_4_5_1 = {"n": 100, "p": 0.75, "s_obs": 0.80, "k": 80, "mu": 75.0, "sigma": 4.33,
-                 "z": 1.27, "cdf": 0.90}
+EXAMPLE_4_5_1 = {
+    "n": 100,
+    "p": 0.75,
+    "s_obs": 0.80,
+    "k": 80,
+    "mu": 75.0,
+    "sigma": 4.33,
+    "z": 1.27,
+    "cdf": 0.90,
+}
 
 #: Sec. 4.5.1: the normal approximation is used "when np ≥ 5 and nq ≥ 5".
 NORMAL_RULE_OF_THUMB = 5
@@ -76,8 +84,14 @@ TABLE_4_1 = {
 #: Sec. 4.6.1–4.6.2: the Cross-Prior Smoothing protocol (sizes 5 … 150, one million draws
 #: per size and metric, λ = 5 in "all experiments", compared at λ = 5, 10, 20 and additive
 #: ε = 0, 1e-10, 1).
-CPS_PROTOCOL = {"n_min": 5, "n_max": 150, "n_draws": 1_000_000, "lams": (5, 10, 20),
-                "eps": (0.0, 1e-10, 1.0), "lam_default": 5}
+CPS_PROTOCOL = {
+    "n_min": 5,
+    "n_max": 150,
+    "n_draws": 1_000_000,
+    "lams": (5, 10, 20),
+    "eps": (0.0, 1e-10, 1.0),
+    "lam_default": 5,
+}
 
 #: Sec. 4.6.2's qualitative claims about Figs. 4.4–4.6 (metrics named in the text).
 CPS_CLAIMS = {
@@ -102,11 +116,15 @@ COMPAS_CPS_MATRICES = {
 #: Black / White) and "62.62 / 38.37" (FNR, White / Black); ``general`` (two-year general
 #: recidivism, 7214 people): FPR 32.35 overall, 44.85 Black, 23.45 White and FNR 47.72 White,
 #: 27.99 Black.
-PROPUBLICA_VIOLENT_RATES = {"African-American": {"FPR": 38.14, "FNR": 38.37},
-                            "Caucasian": {"FPR": 18.46, "FNR": 62.62}}
-PROPUBLICA_GENERAL_RATES = {"all": {"FPR": 32.35},
-                            "African-American": {"FPR": 44.85, "FNR": 27.99},
-                            "Caucasian": {"FPR": 23.45, "FNR": 47.72}}
+PROPUBLICA_VIOLENT_RATES = {
+    "African-American": {"FPR": 38.14, "FNR": 38.37},
+    "Caucasian": {"FPR": 18.46, "FNR": 62.62},
+}
+PROPUBLICA_GENERAL_RATES = {
+    "all": {"FPR": 32.35},
+    "African-American": {"FPR": 44.85, "FNR": 27.99},
+    "Caucasian": {"FPR": 23.45, "FNR": 47.72},
+}
 #: ProPublica's general two-year table for all defendants (Survived: Low 2681, High 1282;
 #: Recidivated: Low 1216, High 2035 — the four cells its "Total pop" line adds up to 7214),
 #: as ``[TP, FN, FP, TN]`` with positive = recidivist and High = predicted positive.
@@ -125,17 +143,35 @@ TABLE_5_2_CHAOS = {
 
 #: Sec. 5.3.2 / 5.5: the Lorenz protocol as printed.
 LORENZ_PROTOCOL = {
-    "sigma": (8.0, 12.0), "rho": (27.9, 28.1), "beta": (7.9 / 3, 8.1 / 3),
-    "x0": (-20.0, 20.0), "y0": (-20.0, 20.0), "z0": (0.0, 40.0),
-    "t_end": 100.0, "n_times": 1000, "n_systems": 50, "n_initial": 125,
-    "history": 16, "horizon": 16, "n_forecasts": 10, "n_quantiles": 111,
-    "omega": 0.0075, "epochs": 30, "arch_steps": 5, "weight_steps": 10, "batch_size": 64,
+    "sigma": (8.0, 12.0),
+    "rho": (27.9, 28.1),
+    "beta": (7.9 / 3, 8.1 / 3),
+    "x0": (-20.0, 20.0),
+    "y0": (-20.0, 20.0),
+    "z0": (0.0, 40.0),
+    "t_end": 100.0,
+    "n_times": 1000,
+    "n_systems": 50,
+    "n_initial": 125,
+    "history": 16,
+    "horizon": 16,
+    "n_forecasts": 10,
+    "n_quantiles": 111,
+    "omega": 0.0075,
+    "epochs": 30,
+    "arch_steps": 5,
+    "weight_steps": 10,
+    "batch_size": 64,
     "runs": 7,
 }
 
 #: Sec. 5.5: compute cost as printed (RTX 4090, i9-13900K, 96 GB RAM).
-PTN_COST = {"lorenz_search_hours": 6.5, "weather_search_hours": 8.5,
-            "network_training_seconds": (30, 60), "lorenz_data_gb": 2}
+PTN_COST = {
+    "lorenz_search_hours": 6.5,
+    "weather_search_hours": 8.5,
+    "network_training_seconds": (30, 60),
+    "lorenz_data_gb": 2,
+}
 
 # --------------------------------------------------------------------------- Sec. 3.5
 #: Table 3.4 as printed (CASAS, Conditional HydraGAN): metric → class → Synthetic / Real /
@@ -144,22 +180,30 @@ PTN_COST = {"lorenz_search_hours": 6.5, "weather_search_hours": 8.5,
 #: "Ages 63-90" is the younger 75 %, "Ages 90-95" the older 25 %. The printed "-0.000" of
 #: OFI / Female is stored as -0.0.
 TABLE_3_4 = {
-    "OFI": {"Ages 63-90": {"Synthetic": 0.002, "Real": 0.004, "Improves": 0.002},
-            "Ages 90-95": {"Synthetic": 0.026, "Real": 0.030, "Improves": 0.005},
-            "Female": {"Synthetic": -0.001, "Real": -0.001, "Improves": -0.0},
-            "Male": {"Synthetic": 0.026, "Real": 0.033, "Improves": 0.007}},
-    "DPPL": {"Ages 63-90": {"Synthetic": -0.056, "Real": -0.055, "Improves": -0.002},
-             "Ages 90-95": {"Synthetic": 0.165, "Real": 0.170, "Improves": 0.005},
-             "Female": {"Synthetic": 0.012, "Real": 0.012, "Improves": 0.000},
-             "Male": {"Synthetic": -0.043, "Real": -0.036, "Improves": -0.007}},
-    "DI": {"Ages 63-90": {"Synthetic": 1.060, "Real": 1.109, "Improves": 0.049},
-           "Ages 90-95": {"Synthetic": 1.778, "Real": 1.891, "Improves": 0.113},
-           "Female": {"Synthetic": 1.280, "Real": 1.340, "Improves": 0.060},
-           "Male": {"Synthetic": 1.103, "Real": 1.174, "Improves": 0.071}},
-    "DCA": {"Ages 63-90": {"Synthetic": 0.003, "Real": 0.012, "Improves": 0.009},
-            "Ages 90-95": {"Synthetic": -0.100, "Real": -0.151, "Improves": 0.051},
-            "Female": {"Synthetic": 0.046, "Real": 0.061, "Improves": 0.014},
-            "Male": {"Synthetic": -0.172, "Real": -0.219, "Improves": 0.048}},
+    "OFI": {
+        "Ages 63-90": {"Synthetic": 0.002, "Real": 0.004, "Improves": 0.002},
+        "Ages 90-95": {"Synthetic": 0.026, "Real": 0.030, "Improves": 0.005},
+        "Female": {"Synthetic": -0.001, "Real": -0.001, "Improves": -0.0},
+        "Male": {"Synthetic": 0.026, "Real": 0.033, "Improves": 0.007},
+    },
+    "DPPL": {
+        "Ages 63-90": {"Synthetic": -0.056, "Real": -0.055, "Improves": -0.002},
+        "Ages 90-95": {"Synthetic": 0.165, "Real": 0.170, "Improves": 0.005},
+        "Female": {"Synthetic": 0.012, "Real": 0.012, "Improves": 0.000},
+        "Male": {"Synthetic": -0.043, "Real": -0.036, "Improves": -0.007},
+    },
+    "DI": {
+        "Ages 63-90": {"Synthetic": 1.060, "Real": 1.109, "Improves": 0.049},
+        "Ages 90-95": {"Synthetic": 1.778, "Real": 1.891, "Improves": 0.113},
+        "Female": {"Synthetic": 1.280, "Real": 1.340, "Improves": 0.060},
+        "Male": {"Synthetic": 1.103, "Real": 1.174, "Improves": 0.071},
+    },
+    "DCA": {
+        "Ages 63-90": {"Synthetic": 0.003, "Real": 0.012, "Improves": 0.009},
+        "Ages 90-95": {"Synthetic": -0.100, "Real": -0.151, "Improves": 0.051},
+        "Female": {"Synthetic": 0.046, "Real": 0.061, "Improves": 0.014},
+        "Male": {"Synthetic": -0.172, "Real": -0.219, "Improves": 0.048},
+    },
 }
 
 #: Table 3.5 as printed: divergence to the uniform target, metric → part → values
@@ -167,13 +211,16 @@ TABLE_3_4 = {
 TABLE_3_5 = {
     "KS statistic": {
         "Activities": {"Synthetic": 0.863, "Real": 0.900, "Improvement %": 4.11},
-        "Individuals": {"Synthetic": 0.000, "Real": 0.733, "Improvement %": 100.0}},
+        "Individuals": {"Synthetic": 0.000, "Real": 0.733, "Improvement %": 100.0},
+    },
     "KL divergence": {
         "Activities": {"Synthetic": 1.822, "Real": 2.302, "Improvement %": 20.9},
-        "Individuals": {"Synthetic": 0.000, "Real": 0.252, "Improvement %": 100.0}},
+        "Individuals": {"Synthetic": 0.000, "Real": 0.252, "Improvement %": 100.0},
+    },
     "JS distance": {
         "Activities": {"Synthetic": 0.652, "Real": 0.725, "Improvement %": 10.1},
-        "Individuals": {"Synthetic": 0.000, "Real": 0.250, "Improvement %": 100.0}},
+        "Individuals": {"Synthetic": 0.000, "Real": 0.250, "Improvement %": 100.0},
+    },
 }
 
 #: Sec. 3.5.5: synthetic points generated for the expanded data set.

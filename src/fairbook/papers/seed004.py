@@ -9,8 +9,15 @@ TABLE_3_COUNTS = {
 }
 
 #: Table 3 — the seven metrics, in percent, as printed.
-TABLE_3_METRICS = {"DP": 20.0, "DI_BAR": 33.6, "SPSF": 10.0, "FPSF": 20.0, "EOFP": 40.0,
-                   "EOTP": 40.0, "BA": 10.1}
+TABLE_3_METRICS = {
+    "DP": 20.0,
+    "DI_BAR": 33.6,
+    "SPSF": 10.0,
+    "FPSF": 20.0,
+    "EOFP": 40.0,
+    "EOTP": 40.0,
+    "BA": 10.1,
+}
 
 # --------------------------------------------------------------------------- Table 2
 #: Table 2's metric order (the paper writes DI with a bar; the book calls it DI_BAR).
@@ -52,19 +59,32 @@ TABLE_2 = {
 #: Table 4 — DI-bar over 16 FIT runs, percentage points: technique →
 #: (overall MaxDiff, overall STDEV, per-class MaxDiff, per-class STDEV).
 TABLE_4_DI_BAR = {
-    "S-Base": (2.0, 0.5, 7.0, 1.9), "S-RS": (2.0, 0.5, 5.8, 1.2),
-    "S-UC": (5.1, 1.7, 18.4, 4.6), "S-GR": (11.8, 3.5, 50.1, 12.7),
-    "S-DD1": (2.3, 0.6, 5.4, 1.5), "S-DD2": (1.5, 0.4, 5.3, 1.7),
-    "S-DD3": (1.4, 0.4, 5.7, 1.7), "S-DD4": (1.0, 0.2, 8.0, 1.8),
-    "S-DI1": (1.8, 0.5, 5.0, 1.4), "S-DI2": (1.1, 0.3, 4.2, 1.0),
-    "C-Base": (2.6, 0.8, 100.0, 38.9), "C-R1": (1.0, 0.3, 50.0, 19.5),
-    "C-R2": (2.8, 0.8, 62.5, 21.1), "C-R3": (3.7, 1.1, 100.0, 29.9),
-    "C-A4": (3.7, 0.8, 100.0, 22.8), "C-A5": (2.4, 0.6, 100.0, 28.2),
-    "I-Base": (0.8, 0.2, 58.9, 22.6), "I-R1": (0.9, 0.3, 50.0, 14.8),
-    "I-R2": (0.7, 0.2, 30.0, 8.1), "I-R3": (1.2, 0.4, 44.7, 13.4),
-    "I-A4": (0.8, 0.2, 40.0, 14.5), "I-A5": (1.0, 0.3, 50.0, 23.2),
-    "A-Base": (1.7, 0.5, 5.8, 1.8), "A-L2": (8.0, 2.4, 31.1, 8.8),
-    "A-ALM": (4.5, 1.2, 9.3, 3.0), "N-Base": (0.0, 0.0, 0.0, 0.0),
+    "S-Base": (2.0, 0.5, 7.0, 1.9),
+    "S-RS": (2.0, 0.5, 5.8, 1.2),
+    "S-UC": (5.1, 1.7, 18.4, 4.6),
+    "S-GR": (11.8, 3.5, 50.1, 12.7),
+    "S-DD1": (2.3, 0.6, 5.4, 1.5),
+    "S-DD2": (1.5, 0.4, 5.3, 1.7),
+    "S-DD3": (1.4, 0.4, 5.7, 1.7),
+    "S-DD4": (1.0, 0.2, 8.0, 1.8),
+    "S-DI1": (1.8, 0.5, 5.0, 1.4),
+    "S-DI2": (1.1, 0.3, 4.2, 1.0),
+    "C-Base": (2.6, 0.8, 100.0, 38.9),
+    "C-R1": (1.0, 0.3, 50.0, 19.5),
+    "C-R2": (2.8, 0.8, 62.5, 21.1),
+    "C-R3": (3.7, 1.1, 100.0, 29.9),
+    "C-A4": (3.7, 0.8, 100.0, 22.8),
+    "C-A5": (2.4, 0.6, 100.0, 28.2),
+    "I-Base": (0.8, 0.2, 58.9, 22.6),
+    "I-R1": (0.9, 0.3, 50.0, 14.8),
+    "I-R2": (0.7, 0.2, 30.0, 8.1),
+    "I-R3": (1.2, 0.4, 44.7, 13.4),
+    "I-A4": (0.8, 0.2, 40.0, 14.5),
+    "I-A5": (1.0, 0.3, 50.0, 23.2),
+    "A-Base": (1.7, 0.5, 5.8, 1.8),
+    "A-L2": (8.0, 2.4, 31.1, 8.8),
+    "A-ALM": (4.5, 1.2, 9.3, 3.0),
+    "N-Base": (0.0, 0.0, 0.0, 0.0),
     "N-Flow": (2.5, 0.6, 3.6, 0.9),
 }
 
@@ -81,25 +101,37 @@ INTRO_DI_BAR_RUNS = {"fair run": 17.9, "unfair run": 20.4, "threshold": 20.0}
 
 #: Finding 2 example (Secs. 1 and 3.2): S-GR against S-Base on BA, percent and p-values.
 FINDING_2_EXAMPLE = {
-    "baseline": "S-Base", "treated": "S-GR", "metric": "BA",
-    "mean_baseline": 7.4, "mean_treated": 8.7,
-    "single_run_baseline": 7.8, "single_run_treated": 6.1,
-    "mw_p": 0.0011, "levene_p": 0.0005,
+    "baseline": "S-Base",
+    "treated": "S-GR",
+    "metric": "BA",
+    "mean_baseline": 7.4,
+    "mean_treated": 8.7,
+    "single_run_baseline": 7.8,
+    "single_run_treated": 6.1,
+    "mw_p": 0.0011,
+    "levene_p": 0.0005,
 }
 
 #: Sec. 3.2: of 154 technique × metric experiments, ranges overlapping the baseline's,
 #: and mean worse than baseline while one run beats one baseline run.
 EXPERIMENTS = 154
-RANGES_OVERLAP = 34          # 22.1 %
-SINGLE_RUN_REVERSAL = 14     # 9.1 %
+RANGES_OVERLAP = 34  # 22.1 %
+SINGLE_RUN_REVERSAL = 14  # 9.1 %
 
 #: Finding 3: mitigation techniques that increase at least one bias metric.
 FINDING_3 = {"increase at least one metric": 15, "techniques": 22}
 
 #: Finding 4: experiments that reduce bias, and those among them with a cost.
-FINDING_4 = {"experiments": 154, "reduce bias": 103, "with a cost": 70,
-             "higher fairness variance": 36, "lower accuracy": 54,
-             "higher accuracy variance": 15, "all three costs": 8, "share with a cost": 68.0}
+FINDING_4 = {
+    "experiments": 154,
+    "reduce bias": 103,
+    "with a cost": 70,
+    "higher fairness variance": 36,
+    "lower accuracy": 54,
+    "higher accuracy variance": 15,
+    "all three costs": 8,
+    "share with a cost": 68.0,
+}
 
 #: Fig. 1 text: statistically significant improvements with a "huge" effect.
 FIG_1_HUGE = {"huge": 96, "significant improvements": 103}
@@ -108,8 +140,15 @@ FIG_1_HUGE = {"huge": 96, "significant improvements": 103}
 DETERMINISTIC_OVERHEAD = {"S-Base": 17.8, "ResNet101": 20.8, "DenseNet121": 14.1}
 
 #: Scale of the study (Sec. 3): models trained and GPU hours.
-STUDY_SCALE = {"techniques": 27, "runs per technique": 16, "models": 432,
-               "experiments": 189, "bias values": 3024, "hours": 7117, "months": 9.8}
+STUDY_SCALE = {
+    "techniques": 27,
+    "runs per technique": 16,
+    "models": 432,
+    "experiments": 189,
+    "bias values": 3024,
+    "hours": 7117,
+    "months": 9.8,
+}
 
 # --------------------------------------------------------------------------- survey
 #: Table 5 — the literature survey, as printed: (paper, reference number, uses multiple

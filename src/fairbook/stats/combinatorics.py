@@ -153,8 +153,11 @@ def cell_value_count(x, n):
     n = _check_size(n)
     values = np.asarray(x)
     if values.dtype.kind not in "iu":
-        if values.dtype.kind != "f" or not np.all(np.isfinite(values)) or not np.all(
-                values == np.round(values)):
+        if (
+            values.dtype.kind != "f"
+            or not np.all(np.isfinite(values))
+            or not np.all(values == np.round(values))
+        ):
             raise ValueError(f"x must be integer-valued, got {x!r}")
         values = values.astype(np.int64)
     values = values.astype(np.int64)
@@ -428,11 +431,20 @@ def theorem_4_3_table(n_max: int = 60, *, n_min: int = 1, metrics=None) -> pd.Da
                 agrees = counts[name] == closed
             else:
                 agrees = None
-            rows.append({"metric": name, "family": METRICS[name].family, "n": n,
-                         "enumerated": counts[name], "closed_form": closed,
-                         "lower_bound": lower, "upper_bound": upper,
-                         "holds_lower": holds_lower, "holds_upper": holds_upper,
-                         "agrees": agrees})
+            rows.append(
+                {
+                    "metric": name,
+                    "family": METRICS[name].family,
+                    "n": n,
+                    "enumerated": counts[name],
+                    "closed_form": closed,
+                    "lower_bound": lower,
+                    "upper_bound": upper,
+                    "holds_lower": holds_lower,
+                    "holds_upper": holds_upper,
+                    "agrees": agrees,
+                }
+            )
     table = pd.DataFrame(rows)
     table["closed_form"] = table["closed_form"].astype("Int64")
     table["lower_bound"] = table["lower_bound"].astype("Int64")
@@ -482,11 +494,18 @@ def theorem_4_3_summary(table: pd.DataFrame) -> pd.DataFrame:
         else:
             text = stated.get(family, "")
         shown = ", ".join(map(str, failing[:12])) + (" …" if len(failing) > 12 else "")
-        rows.append({"metric": name, "family": family, "stated": text,
-                     "n_checked": len(checked), "n_agree": len(checked) - len(failing),
-                     "n_disagree": len(failing),
-                     "first_disagreement": failing[0] if failing else None,
-                     "disagreements": shown})
+        rows.append(
+            {
+                "metric": name,
+                "family": family,
+                "stated": text,
+                "n_checked": len(checked),
+                "n_agree": len(checked) - len(failing),
+                "n_disagree": len(failing),
+                "first_disagreement": failing[0] if failing else None,
+                "disagreements": shown,
+            }
+        )
     out = pd.DataFrame(rows)
     out["first_disagreement"] = out["first_disagreement"].astype("Int64")
     return out
@@ -580,17 +599,28 @@ def te_hole_table(n_max: int = 8) -> pd.DataFrame:
             enumerated = te_hole_count(n1, n2)
             closed = te_hole_count_closed_form(n1, n2)
             printed = te_hole_count_closed_form(n1, n2, as_printed=True)
-            rows.append({"n1": n1, "n2": n2, "enumerated": enumerated,
-                         "closed_form": closed, "printed": printed,
-                         "agrees": enumerated == closed,
-                         "printed_agrees": enumerated == printed})
+            rows.append(
+                {
+                    "n1": n1,
+                    "n2": n2,
+                    "enumerated": enumerated,
+                    "closed_form": closed,
+                    "printed": printed,
+                    "agrees": enumerated == closed,
+                    "printed_agrees": enumerated == printed,
+                }
+            )
     return pd.DataFrame(rows)
 
 
 # --------------------------------------------------------------------------- Thm 4.4
-def indeterminacy_demo(metric: str = "FPR", *, n: int = 10,
-                       ratios=(0.0, 0.25, 1.0, 4.0, math.inf),
-                       scales=(1.0, 1e-3, 1e-6, 1e-9)) -> pd.DataFrame:
+def indeterminacy_demo(
+    metric: str = "FPR",
+    *,
+    n: int = 10,
+    ratios=(0.0, 0.25, 1.0, 4.0, math.inf),
+    scales=(1.0, 1e-3, 1e-6, 1e-9),
+) -> pd.DataFrame:
     """Theorem 4.4 numerically: a joint-ratio metric has no limit at its hole.
 
     The hole of ``M = c_i / (c_i + c_j)`` is ``c_i = c_j = 0``. Approaching it along the
@@ -626,8 +656,7 @@ def indeterminacy_demo(metric: str = "FPR", *, n: int = 10,
     """
     key = _check_metric(metric)
     if key not in JRM_CELLS:
-        raise ValueError(f"{key} is not a joint-ratio metric; choose one of "
-                         f"{', '.join(JRM_CELLS)}")
+        raise ValueError(f"{key} is not a joint-ratio metric; choose one of {', '.join(JRM_CELLS)}")
     n = _check_size(n, minimum=1)
     i, j = JRM_CELLS[key]
     others = [k for k in range(4) if k not in (i, j)]
@@ -638,9 +667,17 @@ def indeterminacy_demo(metric: str = "FPR", *, n: int = 10,
         cm[i], cm[j] = ci, cj
         cm[others[0]], cm[others[1]] = n / 2, n / 2
         score = compute(key, cm) if value is None else value
-        rows.append({"metric": key, "path": path, "r": r, "t": t,
-                     **dict(zip(_CELL_NAMES, cm.tolist(), strict=True)),
-                     "value": score, "limit": score if limit is None else limit})
+        rows.append(
+            {
+                "metric": key,
+                "path": path,
+                "r": r,
+                "t": t,
+                **dict(zip(_CELL_NAMES, cm.tolist(), strict=True)),
+                "value": score,
+                "limit": score if limit is None else limit,
+            }
+        )
 
     for r in ratios:
         r = float(r)
@@ -688,7 +725,12 @@ def mcc_corner_perturbations(n: int = 10) -> pd.DataFrame:
                 continue
             cm = np.zeros(4, dtype=np.int64)
             cm[corner], cm[target] = n - 1, 1
-            rows.append({"corner": _CELL_NAMES[corner], "moved_to": _CELL_NAMES[target],
-                         **dict(zip(_CELL_NAMES, cm.tolist(), strict=True)),
-                         "MCC": compute("MCC", cm)})
+            rows.append(
+                {
+                    "corner": _CELL_NAMES[corner],
+                    "moved_to": _CELL_NAMES[target],
+                    **dict(zip(_CELL_NAMES, cm.tolist(), strict=True)),
+                    "MCC": compute("MCC", cm),
+                }
+            )
     return pd.DataFrame(rows)

@@ -29,8 +29,23 @@ __all__ = ["PAPER_METRICS", "additive", "smooth", "smoothing_mse"]
 
 #: The fifteen metrics of seed 003 Section 4.6.2: the eight JRMs, ACC, PREV, PPR, B, MCC,
 #: F1 and PT.
-PAPER_METRICS = ("TPR", "FPR", "TNR", "FNR", "PPV", "NPV", "FDR", "FOR",
-                 "ACC", "PREV", "PPR", "B", "MCC", "F1", "PT")
+PAPER_METRICS = (
+    "TPR",
+    "FPR",
+    "TNR",
+    "FNR",
+    "PPV",
+    "NPV",
+    "FDR",
+    "FOR",
+    "ACC",
+    "PREV",
+    "PPR",
+    "B",
+    "MCC",
+    "F1",
+    "PT",
+)
 
 _Z95 = 1.959963984540054
 
@@ -64,8 +79,9 @@ def _smooth(counts: np.ndarray, proportions: np.ndarray, lam: np.ndarray) -> np.
     alpha = counts + lam_f * proportions
     denominator = n + lam_f
     with np.errstate(invalid="ignore", divide="ignore"):
-        scaled = np.where(denominator > 0, alpha * (n / np.where(denominator > 0,
-                                                                  denominator, 1.0)), 0.0)
+        scaled = np.where(
+            denominator > 0, alpha * (n / np.where(denominator > 0, denominator, 1.0)), 0.0
+        )
     return np.where(finite, scaled, proportions * n)
 
 
@@ -105,8 +121,9 @@ def smooth(cm, cm_ref, lam) -> np.ndarray:
         shape = np.broadcast_shapes(counts.shape, proportions.shape)
         np.broadcast_shapes(shape[:-1], lam.shape)
     except ValueError as error:
-        raise ValueError(f"cm {counts.shape}, cm_ref {proportions.shape} and lam {lam.shape} "
-                         "do not broadcast") from error
+        raise ValueError(
+            f"cm {counts.shape}, cm_ref {proportions.shape} and lam {lam.shape} do not broadcast"
+        ) from error
     return _smooth(counts, proportions, lam)
 
 
@@ -136,8 +153,7 @@ def additive(cm, eps) -> np.ndarray:
     try:
         np.broadcast_shapes(counts.shape[:-1], eps.shape)
     except ValueError as error:
-        raise ValueError(f"eps {eps.shape} does not broadcast against cm {counts.shape}") \
-            from error
+        raise ValueError(f"eps {eps.shape} does not broadcast against cm {counts.shape}") from error
     return counts + eps[..., None]
 
 
@@ -147,19 +163,25 @@ def _check_probabilities(p, *, name: str) -> np.ndarray:
     except (TypeError, ValueError) as error:
         raise ValueError(f"{name} must be 4 probabilities [TP, FN, FP, TN]") from error
     if array.shape != (4,) or not np.isfinite(array).all() or (array < 0).any():
-        raise ValueError(f"{name} must be 4 finite non-negative numbers [TP, FN, FP, TN], "
-                         f"got {p!r}")
+        raise ValueError(
+            f"{name} must be 4 finite non-negative numbers [TP, FN, FP, TN], got {p!r}"
+        )
     if abs(array.sum() - 1) > 1e-9:
-        raise ValueError(f"{name} must sum to 1 (got {array.sum():.12g}); normalise counts "
-                         "with cm / cm.sum()")
+        raise ValueError(
+            f"{name} must sum to 1 (got {array.sum():.12g}); normalise counts with cm / cm.sum()"
+        )
     return array
 
 
 def _check_sizes(sizes) -> list[int]:
     out = []
     for size in np.atleast_1d(np.asarray(sizes)).tolist():
-        if isinstance(size, bool) or not isinstance(size, numbers.Real) or size < 1 or \
-                not float(size).is_integer():
+        if (
+            isinstance(size, bool)
+            or not isinstance(size, numbers.Real)
+            or size < 1
+            or not float(size).is_integer()
+        ):
             raise ValueError(f"sizes must be integers >= 1, got {size!r}")
         out.append(int(size))
     if not out:
@@ -167,8 +189,9 @@ def _check_sizes(sizes) -> list[int]:
     return out
 
 
-def _one_size(n: int, *, p_group, proportions, names, settings, targets, n_draws,
-              chunk_size, base_seed) -> list[dict]:
+def _one_size(
+    n: int, *, p_group, proportions, names, settings, targets, n_draws, chunk_size, base_seed
+) -> list[dict]:
     """All rows of :func:`smoothing_mse` for one group size (a picklable worker)."""
     rng = np.random.default_rng(np.random.SeedSequence([base_seed, n]))
     n_settings = len(settings)
@@ -204,17 +227,37 @@ def _one_size(n: int, *, p_group, proportions, names, settings, targets, n_draws
                 half = _Z95 * math.sqrt(var / k)
             else:
                 mse = half = math.nan
-            rows.append({"metric": name, "n": n, "method": method, "setting": value,
-                         "mse": mse, "ci_low": mse - half, "ci_high": mse + half,
-                         "share_undefined": 1 - k / n_draws, "n_defined": int(k),
-                         "target": targets[name]})
+            rows.append(
+                {
+                    "metric": name,
+                    "n": n,
+                    "method": method,
+                    "setting": value,
+                    "mse": mse,
+                    "ci_low": mse - half,
+                    "ci_high": mse + half,
+                    "share_undefined": 1 - k / n_draws,
+                    "n_defined": int(k),
+                    "target": targets[name],
+                }
+            )
     return rows
 
 
-def smoothing_mse(p_group, p_ref, sizes, metrics, *, n_draws: int,
-                  lams=(5, 10, 20), eps=(0, 1e-10, 1), seed=0,
-                  chunk_size: int = 250_000, progress: bool | None = None,
-                  n_jobs: int = 1) -> pd.DataFrame:
+def smoothing_mse(
+    p_group,
+    p_ref,
+    sizes,
+    metrics,
+    *,
+    n_draws: int,
+    lams=(5, 10, 20),
+    eps=(0, 1e-10, 1),
+    seed=0,
+    chunk_size: int = 250_000,
+    progress: bool | None = None,
+    n_jobs: int = 1,
+) -> pd.DataFrame:
     """MSE of raw, additively smoothed and CPS-smoothed scores for small groups (Sec. 4.6.2).
 
     For every size ``n``, ``n_draws`` confusion matrices are drawn at once with
@@ -297,25 +340,37 @@ def smoothing_mse(p_group, p_ref, sizes, metrics, *, n_draws: int,
         raise ValueError("metrics is empty")
     if isinstance(n_draws, bool) or not isinstance(n_draws, numbers.Integral) or n_draws < 2:
         raise ValueError(f"n_draws must be an integer >= 2, got {n_draws!r}")
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, numbers.Integral) or \
-            chunk_size < 1:
+    if (
+        isinstance(chunk_size, bool)
+        or not isinstance(chunk_size, numbers.Integral)
+        or chunk_size < 1
+    ):
         raise ValueError(f"chunk_size must be an integer >= 1, got {chunk_size!r}")
     eps_values = _check_strength(list(eps), name="eps", allow_inf=False).reshape(-1)
     lam_values = _check_strength(list(lams), name="lams", allow_inf=True).reshape(-1)
-    settings = [("additive", float(e)) for e in eps_values] + \
-               [("cps", float(lam)) for lam in lam_values]
+    settings = [("additive", float(e)) for e in eps_values] + [
+        ("cps", float(lam)) for lam in lam_values
+    ]
     if not settings:
         raise ValueError("give at least one eps or one lam")
     targets = {name: compute(name, p_group) for name in names}
 
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)
-                             or seed < 0):
+    if seed is not None and (
+        isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0
+    ):
         raise ValueError(f"seed must be None or an integer >= 0, got {seed!r}")
     base_seed = np.random.SeedSequence().entropy if seed is None else int(seed)
     n_jobs = check_n_jobs(n_jobs)
-    job = {"p_group": p_group, "proportions": proportions, "names": names,
-           "settings": settings, "targets": targets, "n_draws": int(n_draws),
-           "chunk_size": int(chunk_size), "base_seed": base_seed}
+    job = {
+        "p_group": p_group,
+        "proportions": proportions,
+        "names": names,
+        "settings": settings,
+        "targets": targets,
+        "n_draws": int(n_draws),
+        "chunk_size": int(chunk_size),
+        "base_seed": base_seed,
+    }
     results = ordered_map(_one_size, [((n,), job) for n in size_list], n_jobs=n_jobs)
     rows = []
     disable = None if progress is None else not progress

@@ -149,11 +149,15 @@ def _check_method(metric: str, method, allow_b_peizer_pratt: bool) -> str:
     if method not in valid:
         hint = ""
         if metric == "B" and method == "peizer_pratt":
-            hint = (" (B is not binomial: Table 4.1's Peizer–Pratt parameters are wrong; "
-                    "pass allow_b_peizer_pratt=True to compute them anyway, e.g. to measure "
-                    "their error)")
-        raise ValueError(f"method {method!r} is not valid for {metric} "
-                         f"({_family(metric)} metric){hint}; valid: {', '.join(valid)}")
+            hint = (
+                " (B is not binomial: Table 4.1's Peizer–Pratt parameters are wrong; "
+                "pass allow_b_peizer_pratt=True to compute them anyway, e.g. to measure "
+                "their error)"
+            )
+        raise ValueError(
+            f"method {method!r} is not valid for {metric} "
+            f"({_family(metric)} metric){hint}; valid: {', '.join(valid)}"
+        )
     return method
 
 
@@ -169,8 +173,9 @@ def _check_p(p_ref) -> np.ndarray:
     if (p < 0).any():
         raise ValueError(f"p_ref contains negative probabilities: {p.tolist()}")
     if abs(p.sum() - 1.0) > 1e-9:
-        raise ValueError(f"p_ref must sum to 1 (got {p.sum():.12g}); normalise counts "
-                         "with cm / cm.sum()")
+        raise ValueError(
+            f"p_ref must sum to 1 (got {p.sum():.12g}); normalise counts with cm / cm.sum()"
+        )
     return p
 
 
@@ -179,8 +184,7 @@ def _check_cm_obs(cm_obs) -> np.ndarray:
     if cm.shape != (4,):
         raise ValueError(f"cm_obs must be one confusion matrix of shape (4,), got {cm.shape}")
     if not np.array_equal(cm, np.round(cm)):
-        raise ValueError(f"cm_obs must hold integer counts (a multinomial draw), got "
-                         f"{cm.tolist()}")
+        raise ValueError(f"cm_obs must hold integer counts (a multinomial draw), got {cm.tolist()}")
     if cm.sum() < 1:
         raise ValueError("cm_obs is empty (n = 0); the group needs at least one sample")
     return cm.astype(np.int64)
@@ -222,8 +226,14 @@ def _rows(n_rows: int, n_cols: int):
         yield slice(start, min(n_rows, start + step))
 
 
-def _mixture(thresholds: np.ndarray, m: np.ndarray, weights: np.ndarray, theta: float,
-             upper: bool, shift_by_m) -> np.ndarray:
+def _mixture(
+    thresholds: np.ndarray,
+    m: np.ndarray,
+    weights: np.ndarray,
+    theta: float,
+    upper: bool,
+    shift_by_m,
+) -> np.ndarray:
     """Σ_m w_m P(X_m <= t(m)) (or P(X_m >= t(m))) with X_m ~ Binomial(m, θ).
 
     ``shift_by_m(threshold_column, m_row)`` gives the integer cut for every pair.
@@ -255,11 +265,14 @@ def _exact_b(k: np.ndarray, n: int, p: np.ndarray, upper: bool) -> np.ndarray:
     weights = stats.binom.pmf(m, n, p_err)
     theta = p_plus / p_err if p_err > 0 else 0.5
     if upper:  # FP >= ceil((k + m) / 2)
+
         def cut(kk, mm):
             return -((-(kk + mm)) // 2)
     else:  # FP <= floor((k + m) / 2)
+
         def cut(kk, mm):
             return (kk + mm) // 2
+
     return _mixture(np.asarray(k, dtype=np.int64), m, weights, theta, upper, cut)
 
 
@@ -280,21 +293,29 @@ def _exact_jrm(s: np.ndarray, metric: str, n: int, p: np.ndarray, upper: bool) -
         return np.full(np.shape(s), np.nan)
     m, weights, theta = setup
     if upper:
+
         def cut(ss, mm):
             return _ceil(ss * mm)
     else:
+
         def cut(ss, mm):
             return _floor(ss * mm)
+
     return _mixture(np.asarray(s, dtype=np.float64), m, weights, theta, upper, cut)
 
 
 def _enumerated_law(metric: str, n: int, p: np.ndarray):
     if n > _ENUMERATE_MAX_N:
-        raise ValueError(f"method 'enumerate' sums over C(n+3, 3) matrices; n = {n} is above "
-                         f"{_ENUMERATE_MAX_N} (use 'exact' where the metric allows it)")
+        raise ValueError(
+            f"method 'enumerate' sums over C(n+3, 3) matrices; n = {n} is above "
+            f"{_ENUMERATE_MAX_N} (use 'exact' where the metric allows it)"
+        )
     cms = enumerate_confusion_matrices(n)
-    logpmf = special.gammaln(n + 1) - special.gammaln(cms + 1).sum(axis=1) + special.xlogy(
-        cms, p).sum(axis=1)
+    logpmf = (
+        special.gammaln(n + 1)
+        - special.gammaln(cms + 1).sum(axis=1)
+        + special.xlogy(cms, p).sum(axis=1)
+    )
     probs = np.exp(logpmf)
     values = np.asarray(compute(metric, cms), dtype=np.float64)
     return values, probs
@@ -334,15 +355,16 @@ def _g(t):
     h = t - 1
     with np.errstate(divide="ignore", invalid="ignore"):
         direct = (1 - t * t + 2 * special.xlogy(t, t)) / (h * h)
-    series = -h / 3 + h * h / 6 - h ** 3 / 10
+    series = -h / 3 + h * h / 6 - h**3 / 10
     return np.where(np.abs(h) < 1e-3, series, direct)
 
 
 def _pp_d(x, n, p, q):
     """Eq. 4.46's numerator with Eq. 4.47's refinement."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        return (x + 2 / 3 - (n + 1 / 3) * p
-                + 0.02 * (q / (x + 1) - p / (n - x) + (q - 0.5) / (n + 1)))
+        return (
+            x + 2 / 3 - (n + 1 / 3) * p + 0.02 * (q / (x + 1) - p / (n - x) + (q - 0.5) / (n + 1))
+        )
 
 
 def _peizer_pratt_binomial(x: np.ndarray, n: int, p: float) -> np.ndarray:
@@ -395,8 +417,18 @@ def _lattice(score: np.ndarray, n: int, upper: bool) -> np.ndarray:
     return _ceil(score * n) if upper else _floor(score * n)
 
 
-def _tail(metric: str, score, n: int, p: np.ndarray, method: str, upper: bool, *,
-          counts=None, prior: float = 1.0, beta_counts: str = "observed") -> np.ndarray:
+def _tail(
+    metric: str,
+    score,
+    n: int,
+    p: np.ndarray,
+    method: str,
+    upper: bool,
+    *,
+    counts=None,
+    prior: float = 1.0,
+    beta_counts: str = "observed",
+) -> np.ndarray:
     """P(S <= score) (upper=False) or P(S >= score) (upper=True) under p."""
     score = np.asarray(score, dtype=np.float64)
     family = _family(metric)
@@ -410,8 +442,11 @@ def _tail(metric: str, score, n: int, p: np.ndarray, method: str, upper: bool, *
         if method == "normal":
             return _normal_lattice(k, n * prob, n * prob * (1 - prob), 0.5, upper)
         # peizer_pratt
-        return 1 - _peizer_pratt_binomial(k - 1, n, prob) if upper else \
-            _peizer_pratt_binomial(k, n, prob)
+        return (
+            1 - _peizer_pratt_binomial(k - 1, n, prob)
+            if upper
+            else _peizer_pratt_binomial(k, n, prob)
+        )
     if family == "marginal benefit":
         k = _lattice(score, n, upper)
         p_plus, p_minus, p0 = _b_params(p)
@@ -425,8 +460,7 @@ def _tail(metric: str, score, n: int, p: np.ndarray, method: str, upper: bool, *
             var = n * ((p_plus + p_minus) - mu * mu)
             return _normal_lattice(k, n * mu, var, 1.0 if step2 else 0.5, upper)
         # peizer_pratt, Table 4.1 as printed
-        return 1 - _peizer_pratt_paper_b(k - 1, n, p) if upper else \
-            _peizer_pratt_paper_b(k, n, p)
+        return 1 - _peizer_pratt_paper_b(k - 1, n, p) if upper else _peizer_pratt_paper_b(k, n, p)
     if family == "joint ratio":
         if method == "exact":
             return _exact_jrm(score, metric, n, p, upper)
@@ -463,8 +497,16 @@ def _observed(key: str, cm: np.ndarray):
     return float(score), counts
 
 
-def cdf(metric: str, cm_obs, p_ref, *, method: str = "exact", prior: float = 1.0,
-        beta_counts: str = "observed", allow_b_peizer_pratt: bool = False) -> float:
+def cdf(
+    metric: str,
+    cm_obs,
+    p_ref,
+    *,
+    method: str = "exact",
+    prior: float = 1.0,
+    beta_counts: str = "observed",
+    allow_b_peizer_pratt: bool = False,
+) -> float:
     """P(S <= S_obs) when a group of ``n = sum(cm_obs)`` is drawn from ``p_ref``.
 
     Parameters
@@ -510,19 +552,37 @@ def cdf(metric: str, cm_obs, p_ref, *, method: str = "exact", prior: float = 1.0
     >>> round(cdf("TPR", [3, 1, 2, 4], [0.3, 0.1, 0.2, 0.4]), 4)
     0.5185
     """
-    key, p, method, prior = _validate_common(metric, p_ref, method, allow_b_peizer_pratt,
-                                             beta_counts, prior)
+    key, p, method, prior = _validate_common(
+        metric, p_ref, method, allow_b_peizer_pratt, beta_counts, prior
+    )
     cm = _check_cm_obs(cm_obs)
     score, counts = _observed(key, cm)
     if math.isnan(score):
         return math.nan
-    value = _tail(key, score, int(cm.sum()), p, method, False, counts=counts, prior=prior,
-                  beta_counts=beta_counts)
+    value = _tail(
+        key,
+        score,
+        int(cm.sum()),
+        p,
+        method,
+        False,
+        counts=counts,
+        prior=prior,
+        beta_counts=beta_counts,
+    )
     return float(value)
 
 
-def sf(metric: str, cm_obs, p_ref, *, method: str = "exact", prior: float = 1.0,
-       beta_counts: str = "observed", allow_b_peizer_pratt: bool = False) -> float:
+def sf(
+    metric: str,
+    cm_obs,
+    p_ref,
+    *,
+    method: str = "exact",
+    prior: float = 1.0,
+    beta_counts: str = "observed",
+    allow_b_peizer_pratt: bool = False,
+) -> float:
     """P(S >= S_obs) under ``p_ref``: the upper tail that :func:`test` uses.
 
     Parameters
@@ -542,19 +602,37 @@ def sf(metric: str, cm_obs, p_ref, *, method: str = "exact", prior: float = 1.0,
     >>> round(sf("ACC", [40, 10, 10, 40], p_ref), 3)
     0.149
     """
-    key, p, method, prior = _validate_common(metric, p_ref, method, allow_b_peizer_pratt,
-                                             beta_counts, prior)
+    key, p, method, prior = _validate_common(
+        metric, p_ref, method, allow_b_peizer_pratt, beta_counts, prior
+    )
     cm = _check_cm_obs(cm_obs)
     score, counts = _observed(key, cm)
     if math.isnan(score):
         return math.nan
-    value = _tail(key, score, int(cm.sum()), p, method, True, counts=counts, prior=prior,
-                  beta_counts=beta_counts)
+    value = _tail(
+        key,
+        score,
+        int(cm.sum()),
+        p,
+        method,
+        True,
+        counts=counts,
+        prior=prior,
+        beta_counts=beta_counts,
+    )
     return float(value)
 
 
-def test(metric: str, cm_obs, p_ref, *, method: str = "exact", prior: float = 1.0,
-         beta_counts: str = "observed", allow_b_peizer_pratt: bool = False) -> float:
+def test(
+    metric: str,
+    cm_obs,
+    p_ref,
+    *,
+    method: str = "exact",
+    prior: float = 1.0,
+    beta_counts: str = "observed",
+    allow_b_peizer_pratt: bool = False,
+) -> float:
     """Two-sided MATCH p-value ``min(1, 2 min(P(S <= s), P(S >= s)))``.
 
     Both tails come from the same method (:func:`cdf` and :func:`sf`); for discrete laws
@@ -579,17 +657,39 @@ def test(metric: str, cm_obs, p_ref, *, method: str = "exact", prior: float = 1.
     >>> test("ACC", [50, 0, 0, 50], p_ref) < 1e-10   # a perfect group is unusual
     True
     """
-    lower = cdf(metric, cm_obs, p_ref, method=method, prior=prior, beta_counts=beta_counts,
-                allow_b_peizer_pratt=allow_b_peizer_pratt)
-    upper = sf(metric, cm_obs, p_ref, method=method, prior=prior, beta_counts=beta_counts,
-               allow_b_peizer_pratt=allow_b_peizer_pratt)
+    lower = cdf(
+        metric,
+        cm_obs,
+        p_ref,
+        method=method,
+        prior=prior,
+        beta_counts=beta_counts,
+        allow_b_peizer_pratt=allow_b_peizer_pratt,
+    )
+    upper = sf(
+        metric,
+        cm_obs,
+        p_ref,
+        method=method,
+        prior=prior,
+        beta_counts=beta_counts,
+        allow_b_peizer_pratt=allow_b_peizer_pratt,
+    )
     if math.isnan(lower) or math.isnan(upper):
         return math.nan
     return float(min(1.0, max(0.0, 2 * min(lower, upper))))
 
 
-def cdf_at(metric: str, score, p_ref, n, *, method: str = "exact", prior: float = 1.0,
-           allow_b_peizer_pratt: bool = False) -> np.ndarray:
+def cdf_at(
+    metric: str,
+    score,
+    p_ref,
+    n,
+    *,
+    method: str = "exact",
+    prior: float = 1.0,
+    allow_b_peizer_pratt: bool = False,
+) -> np.ndarray:
     """P(S <= score) for a group of size ``n`` drawn from ``p_ref``, at any score(s).
 
     Vectorised over ``score``; the form to plot a whole CDF. For ``beta`` only the
@@ -617,8 +717,9 @@ def cdf_at(metric: str, score, p_ref, n, *, method: str = "exact", prior: float 
     >>> cdf_at("PPR", [0.0, 0.5, 1.0], [0.25, 0.25, 0.25, 0.25], 4).round(4).tolist()
     [0.0625, 0.6875, 1.0]
     """
-    key, p, method, prior = _validate_common(metric, p_ref, method, allow_b_peizer_pratt,
-                                             "expected", prior)
+    key, p, method, prior = _validate_common(
+        metric, p_ref, method, allow_b_peizer_pratt, "expected", prior
+    )
     n = _check_size(n, minimum=1)
     values = np.asarray(score, dtype=np.float64)
     if np.isnan(values).any():
@@ -775,24 +876,42 @@ def metric_moments(metric: str, p_ref, n) -> dict[str, float]:
     dist = distribution(metric, p_ref, n)
     if dist.values.size == 0:
         nan = math.nan
-        return {"mean": nan, "variance": nan, "skewness": nan, "excess_kurtosis": nan,
-                "p_undefined": dist.p_undefined}
+        return {
+            "mean": nan,
+            "variance": nan,
+            "skewness": nan,
+            "excess_kurtosis": nan,
+            "p_undefined": dist.p_undefined,
+        }
     mean = float(dist.probs @ dist.values)
     centred = dist.values - mean
-    var = float(dist.probs @ centred ** 2)
+    var = float(dist.probs @ centred**2)
     if var <= 1e-300:
         skew = kurt = math.nan
     else:
-        skew = float(dist.probs @ centred ** 3) / var ** 1.5
-        kurt = float(dist.probs @ centred ** 4) / var ** 2 - 3
-    return {"mean": mean, "variance": var, "skewness": skew, "excess_kurtosis": kurt,
-            "p_undefined": dist.p_undefined}
+        skew = float(dist.probs @ centred**3) / var**1.5
+        kurt = float(dist.probs @ centred**4) / var**2 - 3
+    return {
+        "mean": mean,
+        "variance": var,
+        "skewness": skew,
+        "excess_kurtosis": kurt,
+        "p_undefined": dist.p_undefined,
+    }
 
 
 # --------------------------------------------------------------------------- errors
-def approximation_error(metric: str, p_ref, n, *, method: str, prior: float = 1.0,
-                        beta_counts: str = "observed", allow_b_peizer_pratt: bool = False,
-                        return_curve: bool = False):
+def approximation_error(
+    metric: str,
+    p_ref,
+    n,
+    *,
+    method: str,
+    prior: float = 1.0,
+    beta_counts: str = "observed",
+    allow_b_peizer_pratt: bool = False,
+    return_curve: bool = False,
+):
     """Largest ``|approximate CDF − exact CDF|`` over the support, at group size ``n``.
 
     The exact CDF comes from :func:`distribution`; both are evaluated at every support
@@ -829,8 +948,9 @@ def approximation_error(metric: str, p_ref, n, *, method: str, prior: float = 1.
     >>> round(approximation_error("ACC", p, 30, method="normal"), 4)
     0.0105
     """
-    key, p, method, prior = _validate_common(metric, p_ref, method, allow_b_peizer_pratt,
-                                             beta_counts, prior)
+    key, p, method, prior = _validate_common(
+        metric, p_ref, method, allow_b_peizer_pratt, beta_counts, prior
+    )
     n = _check_size(n, minimum=1)
     dist = distribution(key, p, n)
     exact_cdf = np.minimum(np.cumsum(dist.probs), 1.0)
@@ -843,13 +963,13 @@ def approximation_error(metric: str, p_ref, n, *, method: str, prior: float = 1.
         approx = special.betainc(a, b, score)
         where = np.searchsorted(dist.values, score + 1e-12, side="right") - 1
         exact = np.where(where >= 0, exact_cdf[np.clip(where, 0, None)], 0.0)
-        curve = pd.DataFrame({"k_i": k_i, "k": k, "score": score, "exact": exact,
-                              "approx": approx})
+        curve = pd.DataFrame({"k_i": k_i, "k": k, "score": score, "exact": exact, "approx": approx})
     else:
         score = dist.values
         approx = _tail(key, score, n, p, method, False, prior=prior, beta_counts=beta_counts)
-        curve = pd.DataFrame({"score": score, "exact": exact_cdf,
-                              "approx": np.asarray(approx, dtype=np.float64)})
+        curve = pd.DataFrame(
+            {"score": score, "exact": exact_cdf, "approx": np.asarray(approx, dtype=np.float64)}
+        )
     curve["abs_error"] = (curve["approx"] - curve["exact"]).abs()
     errors = curve["abs_error"].to_numpy()
     worst = float(np.nanmax(errors)) if np.isfinite(errors).any() else math.nan
@@ -899,8 +1019,10 @@ def berry_esseen_bound(p_ref, n, metric: str, *, c0: float = 0.56) -> float:
         var = p_plus + p_minus - mu * mu
         rho = p_plus * abs(1 - mu) ** 3 + p_minus * abs(1 + mu) ** 3 + p0 * abs(mu) ** 3
     else:
-        raise ValueError(f"the Berry–Esseen bound applies to sums of i.i.d. terms: binomial "
-                         f"metrics and B, not {key} ({family} metric)")
+        raise ValueError(
+            f"the Berry–Esseen bound applies to sums of i.i.d. terms: binomial "
+            f"metrics and B, not {key} ({family} metric)"
+        )
     if var <= 0:
         return math.nan
-    return float(c0 * rho / (var ** 1.5 * math.sqrt(n)))
+    return float(c0 * rho / (var**1.5 * math.sqrt(n)))

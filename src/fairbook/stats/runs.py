@@ -40,20 +40,29 @@ __all__ = [
 ]
 
 #: Sawilowsky (2009) rules of thumb for |d|, smallest first (label, lower bound).
-EFFECT_SIZES = (("very small", 0.01), ("small", 0.2), ("medium", 0.5), ("large", 0.8),
-                ("very large", 1.2), ("huge", 2.0))
+EFFECT_SIZES = (
+    ("very small", 0.01),
+    ("small", 0.2),
+    ("medium", 0.5),
+    ("large", 0.8),
+    ("very large", 1.2),
+    ("huge", 2.0),
+)
 
 
 def _sample(values, name: str) -> np.ndarray:
     array = np.asarray(values, dtype=float)
     if array.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional (one value per run), "
-                         f"got shape {array.shape}")
+        raise ValueError(
+            f"{name} must be one-dimensional (one value per run), got shape {array.shape}"
+        )
     if array.size < 2:
         raise ValueError(f"{name} needs at least two runs, got {array.size}")
     if np.isnan(array).any():
-        raise ValueError(f"{name} contains NaN (an undefined metric in some run); "
-                         "drop those runs explicitly before testing")
+        raise ValueError(
+            f"{name} contains NaN (an undefined metric in some run); "
+            "drop those runs explicitly before testing"
+        )
     return array
 
 
@@ -121,8 +130,7 @@ def mann_whitney_one_sided(baseline, treated, *, method: str = "asymptotic"):
     b = _sample(baseline, "baseline")
     t = _sample(treated, "treated")
     mean_b, mean_t = b.mean(), t.mean()
-    alternative = ("greater" if mean_t > mean_b else "less" if mean_t < mean_b
-                   else "two-sided")
+    alternative = "greater" if mean_t > mean_b else "less" if mean_t < mean_b else "two-sided"
     if np.ptp(np.concatenate([b, t])) == 0:
         return np.nan, alternative
     result = stats.mannwhitneyu(t, b, alternative=alternative, method=method)
@@ -144,8 +152,7 @@ def cohen_d(baseline, treated) -> float:
     """
     b = _sample(baseline, "baseline")
     t = _sample(treated, "treated")
-    pooled = ((b.size - 1) * b.var(ddof=1) + (t.size - 1) * t.var(ddof=1)) / (
-        b.size + t.size - 2)
+    pooled = ((b.size - 1) * b.var(ddof=1) + (t.size - 1) * t.var(ddof=1)) / (b.size + t.size - 2)
     diff = t.mean() - b.mean()
     if pooled == 0:
         return np.nan if diff == 0 else float(np.copysign(np.inf, diff))

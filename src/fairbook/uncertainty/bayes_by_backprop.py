@@ -36,8 +36,15 @@ import torch.nn.functional as F
 from torch import nn
 from tqdm.auto import tqdm
 
-__all__ = ["BNNClassifier", "BayesianLinear", "BayesianMLP", "ScaleMixturePrior",
-           "check_X", "check_Xy", "torch_threads"]
+__all__ = [
+    "BNNClassifier",
+    "BayesianLinear",
+    "BayesianMLP",
+    "ScaleMixturePrior",
+    "check_X",
+    "check_Xy",
+    "torch_threads",
+]
 
 _LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 
@@ -82,8 +89,7 @@ def check_X(X, *, n_features: int | None = None) -> np.ndarray:
     if not np.isfinite(array).all():
         raise ValueError("X must be finite (found NaN or inf)")
     if n_features is not None and array.shape[1] != n_features:
-        raise ValueError(f"X has {array.shape[1]} features; the model was fitted with "
-                         f"{n_features}")
+        raise ValueError(f"X has {array.shape[1]} features; the model was fitted with {n_features}")
     return array.astype(np.float32)
 
 
@@ -99,8 +105,10 @@ def check_Xy(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     array = check_X(X)
     labels = np.asarray(y)
     if labels.ndim != 1 or labels.shape[0] != array.shape[0]:
-        raise ValueError(f"y must be 1-D with one label per row of X ({array.shape[0]}); "
-                         f"got shape {labels.shape}")
+        raise ValueError(
+            f"y must be 1-D with one label per row of X ({array.shape[0]}); "
+            f"got shape {labels.shape}"
+        )
     if labels.dtype.kind == "f" and not np.isfinite(labels).all():
         raise ValueError("y must not hold NaN or inf")
     classes, index = np.unique(labels, return_inverse=True)
@@ -129,8 +137,7 @@ def validation_split(n: int, fraction: float, seed: int) -> tuple[np.ndarray, np
     order = np.random.default_rng(seed).permutation(n)
     n_val = int(round(fraction * n))
     if fraction > 0 and (n_val == 0 or n_val == n):
-        raise ValueError(f"validation_fraction={fraction} leaves no data on one side of "
-                         f"{n} rows")
+        raise ValueError(f"validation_fraction={fraction} leaves no data on one side of {n} rows")
     return np.sort(order[n_val:]), np.sort(order[:n_val])
 
 
@@ -170,6 +177,7 @@ class ScaleMixturePrior:
 
     def log_prob(self, w: torch.Tensor) -> torch.Tensor:
         """Elementwise log density."""
+
         def log_normal(sigma):
             return -_LOG_SQRT_2PI - math.log(sigma) - 0.5 * (w / sigma) ** 2
 
@@ -177,8 +185,10 @@ class ScaleMixturePrior:
             return log_normal(self.sigma1)
         if self.pi == 0.0:
             return log_normal(self.sigma2)
-        return torch.logaddexp(math.log(self.pi) + log_normal(self.sigma1),
-                               math.log1p(-self.pi) + log_normal(self.sigma2))
+        return torch.logaddexp(
+            math.log(self.pi) + log_normal(self.sigma1),
+            math.log1p(-self.pi) + log_normal(self.sigma2),
+        )
 
 
 class BayesianLinear(nn.Module):
@@ -189,17 +199,23 @@ class BayesianLinear(nn.Module):
     ``rho_init`` (σ = softplus(ρ); −5 gives σ ≈ 0.0067).
     """
 
-    def __init__(self, in_features: int, out_features: int, *, prior: ScaleMixturePrior,
-                 generator: torch.Generator, mu_init_std: float = 1.0,
-                 rho_init: float = -5.0):
+    def __init__(
+        self,
+        in_features: int,
+        out_features: int,
+        *,
+        prior: ScaleMixturePrior,
+        generator: torch.Generator,
+        mu_init_std: float = 1.0,
+        rho_init: float = -5.0,
+    ):
         super().__init__()
         self.in_features, self.out_features, self.prior = in_features, out_features, prior
         shape = (in_features, out_features)
         if mu_init_std == "fan_in":
             mu_init_std = 1.0 / math.sqrt(in_features)
         self.weight_mu = nn.Parameter(torch.randn(shape, generator=generator) * mu_init_std)
-        self.bias_mu = nn.Parameter(torch.randn(out_features, generator=generator)
-                                    * mu_init_std)
+        self.bias_mu = nn.Parameter(torch.randn(out_features, generator=generator) * mu_init_std)
         self.weight_rho = nn.Parameter(torch.full(shape, float(rho_init)))
         self.bias_rho = nn.Parameter(torch.full((out_features,), float(rho_init)))
 
@@ -213,17 +229,20 @@ class BayesianLinear(nn.Module):
         log_ratio : Tensor (S,)
             :math:`\\log q(\\omega_s) - \\log p(\\omega_s)` summed over this layer.
         """
-        eps_w = torch.randn((n_samples, self.in_features, self.out_features),
-                            generator=generator)
+        eps_w = torch.randn((n_samples, self.in_features, self.out_features), generator=generator)
         eps_b = torch.randn((n_samples, self.out_features), generator=generator)
         sigma_w, sigma_b = F.softplus(self.weight_rho), F.softplus(self.bias_rho)
         weight = self.weight_mu + sigma_w * eps_w
         bias = self.bias_mu + sigma_b * eps_b
         n_params = self.weight_mu.numel() + self.bias_mu.numel()
-        log_q = (-n_params * _LOG_SQRT_2PI - torch.log(sigma_w).sum() - torch.log(sigma_b).sum()
-                 - 0.5 * (eps_w ** 2).sum(dim=(1, 2)) - 0.5 * (eps_b ** 2).sum(dim=1))
-        log_p = (self.prior.log_prob(weight).sum(dim=(1, 2))
-                 + self.prior.log_prob(bias).sum(dim=1))
+        log_q = (
+            -n_params * _LOG_SQRT_2PI
+            - torch.log(sigma_w).sum()
+            - torch.log(sigma_b).sum()
+            - 0.5 * (eps_w**2).sum(dim=(1, 2))
+            - 0.5 * (eps_b**2).sum(dim=1)
+        )
+        log_p = self.prior.log_prob(weight).sum(dim=(1, 2)) + self.prior.log_prob(bias).sum(dim=1)
         return weight, bias, log_q - log_p
 
     def kl_closed_form(self) -> torch.Tensor:
@@ -232,8 +251,10 @@ class BayesianLinear(nn.Module):
         total = torch.zeros(())
         for mu, rho in ((self.weight_mu, self.weight_rho), (self.bias_mu, self.bias_rho)):
             sigma = F.softplus(rho)
-            total = total + (math.log(s) - torch.log(sigma)
-                             + (sigma ** 2 + mu ** 2) / (2 * s ** 2) - 0.5).sum()
+            total = (
+                total
+                + (math.log(s) - torch.log(sigma) + (sigma**2 + mu**2) / (2 * s**2) - 0.5).sum()
+            )
         return total
 
 
@@ -245,13 +266,22 @@ class BayesianMLP(nn.Module):
     product per layer.
     """
 
-    def __init__(self, sizes: Sequence[int], *, prior: ScaleMixturePrior,
-                 generator: torch.Generator, mu_init_std: float = 1.0, rho_init: float = -5.0):
+    def __init__(
+        self,
+        sizes: Sequence[int],
+        *,
+        prior: ScaleMixturePrior,
+        generator: torch.Generator,
+        mu_init_std: float = 1.0,
+        rho_init: float = -5.0,
+    ):
         super().__init__()
         self.layers = nn.ModuleList(
-            BayesianLinear(a, b, prior=prior, generator=generator, mu_init_std=mu_init_std,
-                           rho_init=rho_init)
-            for a, b in zip(sizes[:-1], sizes[1:], strict=True))
+            BayesianLinear(
+                a, b, prior=prior, generator=generator, mu_init_std=mu_init_std, rho_init=rho_init
+            )
+            for a, b in zip(sizes[:-1], sizes[1:], strict=True)
+        )
 
     def sample(self, n_samples: int, generator: torch.Generator):
         draws = [layer.sample(n_samples, generator) for layer in self.layers]
@@ -332,13 +362,27 @@ class BNNClassifier:
     1.0
     """
 
-    def __init__(self, hidden_sizes: Sequence[int] = (), *, epochs: int = 10,
-                 batch_size: int = 256, lam: float = 2000.0, mc_train: int = 10,
-                 lr: float = 0.01, prior_pi: float = 0.5, prior_sigma1: float = 1.0,
-                 prior_sigma2: float = math.exp(-6), mu_init_std: float | str = 1.0,
-                 rho_init: float = -5.0, validation_fraction: float = 0.1, patience: int = 3,
-                 T_val: int = 10, seed: int = 0, n_threads: int | None = 1,
-                 progress: bool | None = None):
+    def __init__(
+        self,
+        hidden_sizes: Sequence[int] = (),
+        *,
+        epochs: int = 10,
+        batch_size: int = 256,
+        lam: float = 2000.0,
+        mc_train: int = 10,
+        lr: float = 0.01,
+        prior_pi: float = 0.5,
+        prior_sigma1: float = 1.0,
+        prior_sigma2: float = math.exp(-6),
+        mu_init_std: float | str = 1.0,
+        rho_init: float = -5.0,
+        validation_fraction: float = 0.1,
+        patience: int = 3,
+        T_val: int = 10,
+        seed: int = 0,
+        n_threads: int | None = 1,
+        progress: bool | None = None,
+    ):
         self.hidden_sizes = tuple(int(h) for h in hidden_sizes)
         self.epochs, self.batch_size, self.lam = int(epochs), int(batch_size), float(lam)
         self.mc_train, self.lr = int(mc_train), float(lr)
@@ -361,8 +405,13 @@ class BNNClassifier:
     # ---------------------------------------------------------------- fitting
     def _build(self, n_features: int, n_classes: int, generator: torch.Generator):
         sizes = (n_features, *self.hidden_sizes, n_classes)
-        return BayesianMLP(sizes, prior=self.prior, generator=generator,
-                           mu_init_std=self.mu_init_std, rho_init=self.rho_init)
+        return BayesianMLP(
+            sizes,
+            prior=self.prior,
+            generator=generator,
+            mu_init_std=self.mu_init_std,
+            rho_init=self.rho_init,
+        )
 
     def fit(self, X, y) -> BNNClassifier:
         """Fit by minibatch Adam on KL + λ·NLL with early stopping; returns ``self``."""
@@ -371,10 +420,18 @@ class BNNClassifier:
         s_init, s_shuffle, s_noise, s_split, s_val = seed_streams(self.seed, 5)
         fit_rows, val_rows = validation_split(len(X), self.validation_fraction, s_split)
         with torch_threads(self.n_threads):
-            self.network_ = self._build(X.shape[1], self.classes_.size,
-                                        torch.Generator().manual_seed(s_init))
-            self.history_ = self._train(torch.from_numpy(X), torch.from_numpy(y_index),
-                                        fit_rows, val_rows, s_shuffle, s_noise, s_val)
+            self.network_ = self._build(
+                X.shape[1], self.classes_.size, torch.Generator().manual_seed(s_init)
+            )
+            self.history_ = self._train(
+                torch.from_numpy(X),
+                torch.from_numpy(y_index),
+                fit_rows,
+                val_rows,
+                s_shuffle,
+                s_noise,
+                s_val,
+            )
         return self
 
     def _train(self, X, y, fit_rows, val_rows, s_shuffle, s_noise, s_val):
@@ -383,24 +440,28 @@ class BNNClassifier:
         optimiser = torch.optim.Adam(self.network_.parameters(), lr=self.lr)
         n_classes = self.classes_.size
         history, best, best_state, waited = [], math.inf, None, 0
-        bar = tqdm(range(self.epochs), desc="BNN epochs", leave=False,
-                   disable=None if self.progress is None else not self.progress)
+        bar = tqdm(
+            range(self.epochs),
+            desc="BNN epochs",
+            leave=False,
+            disable=None if self.progress is None else not self.progress,
+        )
         for epoch in bar:
             order = fit_rows[rng.permutation(fit_rows.size)]
             totals = np.zeros(3)
             for start in range(0, order.size, self.batch_size):
-                rows = torch.from_numpy(order[start:start + self.batch_size])
+                rows = torch.from_numpy(order[start : start + self.batch_size])
                 logits, log_ratio = self.network_(X[rows], self.mc_train, noise)
-                nll = F.cross_entropy(logits.reshape(-1, n_classes),
-                                      y[rows].repeat(self.mc_train))
+                nll = F.cross_entropy(logits.reshape(-1, n_classes), y[rows].repeat(self.mc_train))
                 kl = log_ratio.mean()
                 loss = kl + self.lam * nll
                 optimiser.zero_grad()
                 loss.backward()
                 optimiser.step()
                 totals += (loss.item(), kl.item(), nll.item())
-            record = dict(zip(("loss", "kl", "nll"), totals / -(-order.size // self.batch_size),
-                              strict=True))
+            record = dict(
+                zip(("loss", "kl", "nll"), totals / -(-order.size // self.batch_size), strict=True)
+            )
             record["epoch"] = epoch + 1
             if val_rows.size:
                 record["val_nll"] = self._predictive_nll(X[val_rows], y[val_rows], s_val)
@@ -431,8 +492,9 @@ class BNNClassifier:
         if not hasattr(self, "network_"):
             raise ValueError("this BNNClassifier is not fitted yet; call fit(X, y) first")
 
-    def predict_proba_samples(self, X, T: int = 10, *, seed: int | None = None,
-                              chunk_size: int = 2048) -> np.ndarray:
+    def predict_proba_samples(
+        self, X, T: int = 10, *, seed: int | None = None, chunk_size: int = 2048
+    ) -> np.ndarray:
         """``T`` Monte Carlo predictions: class probabilities shaped ``(T, N, C)``.
 
         The ``T`` networks are drawn once and applied to every row (in chunks of
@@ -446,8 +508,10 @@ class BNNClassifier:
         seed = seed_streams(self.seed, 6)[5] if seed is None else int(seed)
         with torch_threads(self.n_threads), torch.no_grad():
             weights, _ = self.network_.sample(int(T), torch.Generator().manual_seed(seed))
-            parts = [softmax64(BayesianMLP.apply(array[i:i + chunk_size], weights))
-                     for i in range(0, len(array), chunk_size)]
+            parts = [
+                softmax64(BayesianMLP.apply(array[i : i + chunk_size], weights))
+                for i in range(0, len(array), chunk_size)
+            ]
         return np.concatenate(parts, axis=1)
 
     def predict_proba(self, X, T: int = 10, **kwargs) -> np.ndarray:
@@ -462,6 +526,5 @@ class BNNClassifier:
         """Monte Carlo estimate of KL(q ‖ p) over the whole network (as in training)."""
         self._check_fitted()
         with torch.no_grad():
-            _, log_ratio = self.network_.sample(int(n_samples),
-                                                torch.Generator().manual_seed(seed))
+            _, log_ratio = self.network_.sample(int(n_samples), torch.Generator().manual_seed(seed))
         return float(log_ratio.double().mean())

@@ -27,8 +27,10 @@ def _confidence_and_hits(probs, y_true, mode):
     if mode not in _MODES:
         raise ValueError(f"mode must be one of {_MODES}, got {mode!r}")
     if probs.ndim == 3:
-        raise ValueError("probs must be (N, C) mean probabilities or (N,) for class 1; "
-                         "average Monte Carlo samples first (probs.mean(axis=0))")
+        raise ValueError(
+            "probs must be (N, C) mean probabilities or (N,) for class 1; "
+            "average Monte Carlo samples first (probs.mean(axis=0))"
+        )
     if probs.ndim == 1:
         if not ((probs >= 0) & (probs <= 1)).all():
             raise ValueError("probabilities must lie in [0, 1]")
@@ -51,8 +53,9 @@ def _confidence_and_hits(probs, y_true, mode):
     return probs[:, 1], (labels == 1).astype(np.float64)
 
 
-def reliability_diagram(probs, y_true, *, n_bins: int = 10,
-                        mode: str = "top-label") -> pd.DataFrame:
+def reliability_diagram(
+    probs, y_true, *, n_bins: int = 10, mode: str = "top-label"
+) -> pd.DataFrame:
     """Per-bin mean confidence, accuracy and count: the data of a reliability diagram.
 
     Parameters
@@ -85,13 +88,21 @@ def reliability_diagram(probs, y_true, *, n_bins: int = 10,
     with np.errstate(invalid="ignore", divide="ignore"):
         mean_conf = np.bincount(index, weights=confidence, minlength=n_bins) / count
         accuracy = np.bincount(index, weights=hits, minlength=n_bins) / count
-    return pd.DataFrame({"lower": edges[:-1], "upper": edges[1:], "count": count,
-                         "confidence": mean_conf, "accuracy": accuracy,
-                         "gap": accuracy - mean_conf})
+    return pd.DataFrame(
+        {
+            "lower": edges[:-1],
+            "upper": edges[1:],
+            "count": count,
+            "confidence": mean_conf,
+            "accuracy": accuracy,
+            "gap": accuracy - mean_conf,
+        }
+    )
 
 
-def expected_calibration_error(probs, y_true, *, n_bins: int = 10,
-                               mode: str = "top-label") -> float:
+def expected_calibration_error(
+    probs, y_true, *, n_bins: int = 10, mode: str = "top-label"
+) -> float:
     """ECE: the count-weighted mean ``|accuracy − confidence|`` over bins.
 
     Examples

@@ -46,19 +46,21 @@ def check_probs(probs) -> np.ndarray:
     """
     array = np.asarray(probs, dtype=np.float64)
     if array.ndim != 3:
-        raise ValueError(f"probs must have shape (T, N, C); got {array.ndim} dimension(s) "
-                         f"{array.shape}")
+        raise ValueError(
+            f"probs must have shape (T, N, C); got {array.ndim} dimension(s) {array.shape}"
+        )
     if 0 in array.shape:
         raise ValueError(f"probs must not be empty; got shape {array.shape}")
     if not np.isfinite(array).all():
         raise ValueError("probs must be finite (found NaN or inf)")
     if array.min() < 0.0 or array.max() > 1.0:
-        raise ValueError(f"probs must lie in [0, 1]; found [{array.min():.3g}, "
-                         f"{array.max():.3g}]")
+        raise ValueError(f"probs must lie in [0, 1]; found [{array.min():.3g}, {array.max():.3g}]")
     worst = np.abs(array.sum(axis=2) - 1.0).max()
     if worst > SUM_TOLERANCE:
-        raise ValueError(f"each probability vector must sum to 1 over the class axis "
-                         f"(last); the worst is off by {worst:.3g}")
+        raise ValueError(
+            f"each probability vector must sum to 1 over the class axis "
+            f"(last); the worst is off by {worst:.3g}"
+        )
     return array
 
 
@@ -106,13 +108,17 @@ def group_means(values, groups) -> dict:
     values = np.asarray(values, dtype=np.float64)
     groups = np.asarray(groups)
     if values.ndim != 1 or groups.shape != values.shape:
-        raise ValueError(f"values and groups must be 1-D of the same length; got "
-                         f"{values.shape} and {groups.shape}")
+        raise ValueError(
+            f"values and groups must be 1-D of the same length; got "
+            f"{values.shape} and {groups.shape}"
+        )
     labels, index = np.unique(groups, return_inverse=True)
     sums = np.bincount(index, weights=values, minlength=labels.size)
     counts = np.bincount(index, minlength=labels.size)
-    return {label.item() if hasattr(label, "item") else label: float(s / c)
-            for label, s, c in zip(labels, sums, counts, strict=True)}
+    return {
+        label.item() if hasattr(label, "item") else label: float(s / c)
+        for label, s, c in zip(labels, sums, counts, strict=True)
+    }
 
 
 def uncertainty_ratios(probs, groups, *, protected, reference) -> dict:
@@ -142,8 +148,11 @@ def uncertainty_ratios(probs, groups, *, protected, reference) -> dict:
     if groups.shape != epistemic.shape:
         raise ValueError(f"groups must have shape ({epistemic.size},), got {groups.shape}")
     out = {}
-    for key, ratio, values in (("U_e", "F_Epis", epistemic), ("U_a", "F_Alea", aleatoric),
-                               ("U_p", "F_Pred", predictive)):
+    for key, ratio, values in (
+        ("U_e", "F_Epis", epistemic),
+        ("U_a", "F_Alea", aleatoric),
+        ("U_p", "F_Pred", predictive),
+    ):
         pair = []
         for role, label in (("protected", protected), ("reference", reference)):
             mask = groups == label

@@ -47,10 +47,12 @@ class StackedMLP(nn.Module):
         self.weights, self.biases = nn.ParameterList(), nn.ParameterList()
         for fan_in, fan_out in zip(sizes[:-1], sizes[1:], strict=True):
             bound = 1.0 / math.sqrt(fan_in)
-            w = torch.stack([(torch.rand((fan_in, fan_out), generator=g) * 2 - 1) * bound
-                             for g in generators])
-            b = torch.stack([(torch.rand(fan_out, generator=g) * 2 - 1) * bound
-                             for g in generators])
+            w = torch.stack(
+                [(torch.rand((fan_in, fan_out), generator=g) * 2 - 1) * bound for g in generators]
+            )
+            b = torch.stack(
+                [(torch.rand(fan_out, generator=g) * 2 - 1) * bound for g in generators]
+            )
             self.weights.append(nn.Parameter(w))
             self.biases.append(nn.Parameter(b))
 
@@ -92,10 +94,20 @@ class DeepEnsemble:
     1.0
     """
 
-    def __init__(self, n_members: int = 5, hidden_sizes: Sequence[int] = (), *,
-                 epochs: int = 10, batch_size: int = 256, lr: float = 0.01,
-                 validation_fraction: float = 0.1, patience: int = 3, seed: int = 0,
-                 n_threads: int | None = 1, progress: bool | None = None):
+    def __init__(
+        self,
+        n_members: int = 5,
+        hidden_sizes: Sequence[int] = (),
+        *,
+        epochs: int = 10,
+        batch_size: int = 256,
+        lr: float = 0.01,
+        validation_fraction: float = 0.1,
+        patience: int = 3,
+        seed: int = 0,
+        n_threads: int | None = 1,
+        progress: bool | None = None,
+    ):
         self.n_members = int(n_members)
         self.hidden_sizes = tuple(int(h) for h in hidden_sizes)
         self.epochs, self.batch_size, self.lr = int(epochs), int(batch_size), float(lr)
@@ -122,10 +134,10 @@ class DeepEnsemble:
         seeds = self.member_seeds()
         sizes = (X.shape[1], *self.hidden_sizes, self.classes_.size)
         with torch_threads(self.n_threads):
-            self.network_ = StackedMLP(sizes, [torch.Generator().manual_seed(s)
-                                               for s in seeds])
-            self.history_ = self._train(torch.from_numpy(X), torch.from_numpy(y_index),
-                                        fit_rows, val_rows, seeds)
+            self.network_ = StackedMLP(sizes, [torch.Generator().manual_seed(s) for s in seeds])
+            self.history_ = self._train(
+                torch.from_numpy(X), torch.from_numpy(y_index), fit_rows, val_rows, seeds
+            )
         return self
 
     def _train(self, X, y, fit_rows, val_rows, seeds):
@@ -139,16 +151,25 @@ class DeepEnsemble:
         active = np.ones(E, dtype=bool)
         self.best_epoch_ = np.zeros(E, dtype=int)
         history = []
-        bar = tqdm(range(self.epochs), desc="ensemble epochs", leave=False,
-                   disable=None if self.progress is None else not self.progress)
+        bar = tqdm(
+            range(self.epochs),
+            desc="ensemble epochs",
+            leave=False,
+            disable=None if self.progress is None else not self.progress,
+        )
         for epoch in bar:
             orders = np.stack([fit_rows[r.permutation(fit_rows.size)] for r in rngs])
             total, steps = 0.0, 0
             for start in range(0, fit_rows.size, self.batch_size):
-                rows = torch.from_numpy(orders[:, start:start + self.batch_size])
+                rows = torch.from_numpy(orders[:, start : start + self.batch_size])
                 logits = self.network_(X[rows])  # (E, B, C)
-                losses = F.cross_entropy(logits.reshape(-1, n_classes), y[rows].reshape(-1),
-                                         reduction="none").view(E, -1).mean(dim=1)
+                losses = (
+                    F.cross_entropy(
+                        logits.reshape(-1, n_classes), y[rows].reshape(-1), reduction="none"
+                    )
+                    .view(E, -1)
+                    .mean(dim=1)
+                )
                 optimiser.zero_grad()
                 losses.sum().backward()
                 optimiser.step()
@@ -157,9 +178,15 @@ class DeepEnsemble:
             record = {"epoch": epoch + 1, "nll": total / steps}
             if val_rows.size:
                 with torch.no_grad():
-                    val = F.cross_entropy(
-                        self.network_(X[val_rows]).double().reshape(-1, n_classes),
-                        y[val_rows].repeat(E), reduction="none").view(E, -1).mean(dim=1)
+                    val = (
+                        F.cross_entropy(
+                            self.network_(X[val_rows]).double().reshape(-1, n_classes),
+                            y[val_rows].repeat(E),
+                            reduction="none",
+                        )
+                        .view(E, -1)
+                        .mean(dim=1)
+                    )
                 improved = torch.from_numpy(active) & (val < best)
                 best = torch.where(improved, val, best)
                 for p, kept in zip(params, best_params, strict=True):

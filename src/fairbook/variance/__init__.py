@@ -24,5 +24,13 @@ from fairbook.variance.fit_runs import (
     summarize,
 )
 
-__all__ = ["Knobs", "fit_runs", "fit_runs_many", "identical_runs", "knob_variants",
-           "per_run", "score_predictions", "summarize"]
+__all__ = [
+    "Knobs",
+    "fit_runs",
+    "fit_runs_many",
+    "identical_runs",
+    "knob_variants",
+    "per_run",
+    "score_predictions",
+    "summarize",
+]

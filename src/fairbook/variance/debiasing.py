@@ -54,19 +54,41 @@ class Technique:
     description: str
 
 
-TECHNIQUES: dict[str, Technique] = {t.name: t for t in [
-    Technique("base", "Baseline", "S-Base, A-Base", (), "cross-entropy, no debiasing"),
-    Technique("rebalance", "Data rebalancing", "S-RS, C-R1, I-R1", ("BA",),
-              "oversample each group to the largest group of its class"),
-    Technique("adversarial", "Gradient reversal", "S-GR, C-A4, C-A5", ("DP", "BA"),
-              "an adversary predicts the group from the features through a "
-              "gradient-reversal layer"),
-    Technique("domain_independent", "Domain-independent heads", "S-DI2", ("BA",),
-              "one head per group, trained on its group; predict with the sum of the "
-              "heads' probabilities"),
-    Technique("penalty", "L2 fairness penalty", "A-L2", ("EOTP",),
-              "cross-entropy + λ Σ_k (TPR gap of class k)², soft, per minibatch"),
-]}
+TECHNIQUES: dict[str, Technique] = {
+    t.name: t
+    for t in [
+        Technique("base", "Baseline", "S-Base, A-Base", (), "cross-entropy, no debiasing"),
+        Technique(
+            "rebalance",
+            "Data rebalancing",
+            "S-RS, C-R1, I-R1",
+            ("BA",),
+            "oversample each group to the largest group of its class",
+        ),
+        Technique(
+            "adversarial",
+            "Gradient reversal",
+            "S-GR, C-A4, C-A5",
+            ("DP", "BA"),
+            "an adversary predicts the group from the features through a gradient-reversal layer",
+        ),
+        Technique(
+            "domain_independent",
+            "Domain-independent heads",
+            "S-DI2",
+            ("BA",),
+            "one head per group, trained on its group; predict with the sum of the "
+            "heads' probabilities",
+        ),
+        Technique(
+            "penalty",
+            "L2 fairness penalty",
+            "A-L2",
+            ("EOTP",),
+            "cross-entropy + λ Σ_k (TPR gap of class k)², soft, per minibatch",
+        ),
+    ]
+}
 
 
 def rebalanced_indices(y, groups, *, seed: int = 0) -> np.ndarray:
@@ -97,8 +119,9 @@ def rebalanced_indices(y, groups, *, seed: int = 0) -> np.ndarray:
     y = np.asarray(y)
     groups = np.asarray(groups)
     if y.shape != groups.shape or y.ndim != 1:
-        raise ValueError(f"y and groups must be 1-d of the same length, got {y.shape} "
-                         f"and {groups.shape}")
+        raise ValueError(
+            f"y and groups must be 1-d of the same length, got {y.shape} and {groups.shape}"
+        )
     if y.size == 0:
         raise ValueError("y is empty")
     rng = np.random.default_rng(seed)

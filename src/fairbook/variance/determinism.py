@@ -35,19 +35,19 @@ __all__ = ["KNOB_DOCS", "Knobs", "apply", "environment", "knob_variants", "proce
 #: One line per knob: what it changes.
 KNOB_DOCS = {
     "threads": "torch.set_num_threads: intra-op threads; a reduction split over more "
-               "threads adds its partial sums in another order",
+    "threads adds its partial sums in another order",
     "mkldnn": "torch.backends.mkldnn.enabled: oneDNN (MKL-DNN) CPU kernels for convolutions "
-              "on or off (off: PyTorch's native kernels, another summation order)",
+    "on or off (off: PyTorch's native kernels, another summation order)",
     "deterministic": "torch.use_deterministic_algorithms: refuse or replace ops that have "
-                     "no deterministic implementation",
+    "no deterministic implementation",
     "workers": "DataLoader num_workers: batches prepared in worker processes",
     "device": "cpu or cuda",
     "cudnn_benchmark": "torch.backends.cudnn.benchmark: time several convolution kernels "
-                       "at the first call and keep the fastest (GPU only)",
+    "at the first call and keep the fastest (GPU only)",
     "cudnn_deterministic": "torch.backends.cudnn.deterministic: only deterministic cuDNN "
-                           "kernels (GPU only)",
+    "kernels (GPU only)",
     "sum_order": "'fixed' or 'permuted' (CPU stand-in for GPU scheduling: each run sums each "
-                 "minibatch in its own order; emulation, not a library switch)",
+    "minibatch in its own order; emulation, not a library switch)",
 }
 
 _LOCK = threading.RLock()
@@ -99,26 +99,29 @@ class Knobs:
     sum_order: str = "fixed"
 
     def __post_init__(self):
-        if not isinstance(self.threads, int) or isinstance(self.threads, bool) \
-                or self.threads < 1:
+        if not isinstance(self.threads, int) or isinstance(self.threads, bool) or self.threads < 1:
             raise ValueError(f"threads must be a positive int, got {self.threads!r}")
-        if not isinstance(self.workers, int) or isinstance(self.workers, bool) \
-                or self.workers < 0:
+        if not isinstance(self.workers, int) or isinstance(self.workers, bool) or self.workers < 0:
             raise ValueError(f"workers must be a non-negative int, got {self.workers!r}")
-        if not (self.device == "cpu" or self.device == "cuda"
-                or (self.device.startswith("cuda:") and self.device[5:].isdigit())):
+        if not (
+            self.device == "cpu"
+            or self.device == "cuda"
+            or (self.device.startswith("cuda:") and self.device[5:].isdigit())
+        ):
             raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N', got {self.device!r}")
         if self.sum_order not in ("fixed", "permuted"):
             raise ValueError(f"sum_order must be 'fixed' or 'permuted', got {self.sum_order!r}")
         if self.device == "cpu" and (self.cudnn_benchmark or self.cudnn_deterministic):
-            raise ValueError("cudnn_benchmark / cudnn_deterministic only act on a GPU; "
-                             "set device='cuda'")
+            raise ValueError(
+                "cudnn_benchmark / cudnn_deterministic only act on a GPU; set device='cuda'"
+            )
 
     def describe(self) -> str:
         """The fields that differ from the defaults, as ``name=value`` (``"reference"``)."""
         base = Knobs(device=self.device)
-        changed = [f"{k}={v}" for k, v in asdict(self).items()
-                   if k != "device" and v != getattr(base, k)]
+        changed = [
+            f"{k}={v}" for k, v in asdict(self).items() if k != "device" and v != getattr(base, k)
+        ]
         return ", ".join(changed) or "reference"
 
 
@@ -135,8 +138,10 @@ def apply(knobs: Knobs):
     if not isinstance(knobs, Knobs):
         raise ValueError(f"knobs must be a Knobs, got {type(knobs).__name__}")
     if knobs.device.startswith("cuda") and not torch.cuda.is_available():
-        raise ValueError(f"device={knobs.device!r} but torch.cuda.is_available() is False "
-                         "(this torch build or machine has no GPU)")
+        raise ValueError(
+            f"device={knobs.device!r} but torch.cuda.is_available() is False "
+            "(this torch build or machine has no GPU)"
+        )
     with _LOCK:
         saved = {
             "threads": torch.get_num_threads(),
@@ -157,15 +162,15 @@ def apply(knobs: Knobs):
             yield knobs
         finally:
             torch.set_num_threads(saved["threads"])
-            torch.use_deterministic_algorithms(saved["deterministic"],
-                                               warn_only=saved["warn_only"])
+            torch.use_deterministic_algorithms(saved["deterministic"], warn_only=saved["warn_only"])
             torch.backends.mkldnn.enabled = saved["mkldnn"]
             torch.backends.cudnn.benchmark = saved["benchmark"]
             torch.backends.cudnn.deterministic = saved["cudnn_det"]
 
 
-def knob_variants(reference: Knobs | None = None, *, threads: int = 2,
-                  workers: int = 2) -> dict[str, Knobs]:
+def knob_variants(
+    reference: Knobs | None = None, *, threads: int = 2, workers: int = 2
+) -> dict[str, Knobs]:
     """The reference settings and each knob changed alone (one-at-a-time study).
 
     On ``device="cuda"`` the cuDNN knobs are added; on a CPU they are left out (they do
@@ -177,15 +182,19 @@ def knob_variants(reference: Knobs | None = None, *, threads: int = 2,
     ['reference', 'threads=2', 'mkldnn=False', 'deterministic=True']
     """
     ref = reference or Knobs()
-    variants = [ref,
-                replace(ref, threads=threads if ref.threads != threads else 1),
-                replace(ref, mkldnn=not ref.mkldnn),
-                replace(ref, deterministic=not ref.deterministic),
-                replace(ref, workers=workers if ref.workers != workers else 0),
-                replace(ref, sum_order="permuted" if ref.sum_order == "fixed" else "fixed")]
+    variants = [
+        ref,
+        replace(ref, threads=threads if ref.threads != threads else 1),
+        replace(ref, mkldnn=not ref.mkldnn),
+        replace(ref, deterministic=not ref.deterministic),
+        replace(ref, workers=workers if ref.workers != workers else 0),
+        replace(ref, sum_order="permuted" if ref.sum_order == "fixed" else "fixed"),
+    ]
     if ref.device.startswith("cuda"):
-        variants += [replace(ref, cudnn_benchmark=not ref.cudnn_benchmark),
-                     replace(ref, cudnn_deterministic=not ref.cudnn_deterministic)]
+        variants += [
+            replace(ref, cudnn_benchmark=not ref.cudnn_benchmark),
+            replace(ref, cudnn_deterministic=not ref.cudnn_deterministic),
+        ]
     out = {}
     for k in variants:
         name = "reference" if k == ref else _diff(ref, k)

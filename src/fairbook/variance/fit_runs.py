@@ -40,12 +40,28 @@ from fairbook.metrics import BIAS_REPORT_METRICS, bias_report
 from fairbook.stats.runs import max_diff, population_stdev
 from fairbook.variance.determinism import Knobs
 
-__all__ = ["RUN_COLUMNS", "fit_runs", "fit_runs_many", "identical_runs", "per_run",
-           "score_predictions", "summarize"]
+__all__ = [
+    "RUN_COLUMNS",
+    "fit_runs",
+    "fit_runs_many",
+    "identical_runs",
+    "per_run",
+    "score_predictions",
+    "summarize",
+]
 
 #: Columns of a run table (plus any ``tags``).
-RUN_COLUMNS = ("run", "seed", "knobs", "class", "group", "metric", "value", "pred_hash",
-               "weights_hash")
+RUN_COLUMNS = (
+    "run",
+    "seed",
+    "knobs",
+    "class",
+    "group",
+    "metric",
+    "value",
+    "pred_hash",
+    "weights_hash",
+)
 
 
 def score_predictions(y_true, y_pred, groups) -> pd.DataFrame:
@@ -63,28 +79,43 @@ def score_predictions(y_true, y_pred, groups) -> pd.DataFrame:
     """
     y_true, y_pred, groups = np.asarray(y_true), np.asarray(y_pred), np.asarray(groups)
     if not (y_true.shape == y_pred.shape == groups.shape) or y_true.ndim != 1:
-        raise ValueError(f"y_true {y_true.shape}, y_pred {y_pred.shape} and groups "
-                         f"{groups.shape} must be 1-d of the same length")
+        raise ValueError(
+            f"y_true {y_true.shape}, y_pred {y_pred.shape} and groups "
+            f"{groups.shape} must be 1-d of the same length"
+        )
     report = bias_report(y_true, y_pred, groups)
     report.index = [str(c) for c in report.index]
-    long = (report.rename_axis("class").reset_index()
-            .melt(id_vars="class", var_name="metric", value_name="value"))
+    long = (
+        report.rename_axis("class")
+        .reset_index()
+        .melt(id_vars="class", var_name="metric", value_name="value")
+    )
     long["group"] = "all"
     correct = y_true == y_pred
-    acc = [{"class": "overall", "group": "all", "metric": "accuracy",
-            "value": float(correct.mean())}]
+    acc = [
+        {"class": "overall", "group": "all", "metric": "accuracy", "value": float(correct.mean())}
+    ]
     for g in np.unique(groups):
-        acc.append({"class": "overall", "group": str(g), "metric": "accuracy",
-                    "value": float(correct[groups == g].mean())})
+        acc.append(
+            {
+                "class": "overall",
+                "group": str(g),
+                "metric": "accuracy",
+                "value": float(correct[groups == g].mean()),
+            }
+        )
     return pd.concat([long, pd.DataFrame(acc)], ignore_index=True)[
-        ["class", "group", "metric", "value"]]
+        ["class", "group", "metric", "value"]
+    ]
 
 
 def _one_run(train_and_predict: Callable, seed: int, run: int, knobs: Knobs) -> pd.DataFrame:
     out = train_and_predict(seed=seed, run=run, knobs=knobs)
     if not isinstance(out, Mapping) or not {"y_true", "y_pred", "groups"} <= set(out):
-        raise ValueError("train_and_predict must return a mapping with y_true, y_pred and "
-                         f"groups; got {type(out).__name__}")
+        raise ValueError(
+            "train_and_predict must return a mapping with y_true, y_pred and "
+            f"groups; got {type(out).__name__}"
+        )
     table = score_predictions(out["y_true"], out["y_pred"], out["groups"])
     y_pred = np.ascontiguousarray(np.asarray(out["y_pred"]))
     table.insert(0, "run", run)
@@ -95,10 +126,17 @@ def _one_run(train_and_predict: Callable, seed: int, run: int, knobs: Knobs) -> 
     return table
 
 
-def fit_runs(train_and_predict: Callable, *, n_runs: int = 16, seed: int = 0,
-             backend: str = "loky", n_jobs: int | None = None,
-             knobs: Knobs | Sequence[Knobs] | None = None, vary: str | None = None,
-             tags: Mapping[str, object] | None = None) -> pd.DataFrame:
+def fit_runs(
+    train_and_predict: Callable,
+    *,
+    n_runs: int = 16,
+    seed: int = 0,
+    backend: str = "loky",
+    n_jobs: int | None = None,
+    knobs: Knobs | Sequence[Knobs] | None = None,
+    vary: str | None = None,
+    tags: Mapping[str, object] | None = None,
+) -> pd.DataFrame:
     """Run the same training ``n_runs`` times and return a tidy table of its fairness.
 
     Parameters
@@ -133,15 +171,27 @@ def fit_runs(train_and_predict: Callable, *, n_runs: int = 16, seed: int = 0,
         (and per-group accuracy rows), values as fractions; ``pred_hash`` and
         ``weights_hash`` fingerprint each run's predictions and final weights.
     """
-    return fit_runs_many([(dict(tags or {}), train_and_predict)], n_runs=n_runs, seed=seed,
-                         backend=backend, n_jobs=n_jobs, knobs=knobs, vary=vary)
+    return fit_runs_many(
+        [(dict(tags or {}), train_and_predict)],
+        n_runs=n_runs,
+        seed=seed,
+        backend=backend,
+        n_jobs=n_jobs,
+        knobs=knobs,
+        vary=vary,
+    )
 
 
-def fit_runs_many(experiments: Sequence[tuple[Mapping[str, object], Callable]], *,
-                  n_runs: int = 16, seed: int = 0, backend: str = "loky",
-                  n_jobs: int | None = None,
-                  knobs: Knobs | Sequence[Knobs] | None = None,
-                  vary: str | None = None) -> pd.DataFrame:
+def fit_runs_many(
+    experiments: Sequence[tuple[Mapping[str, object], Callable]],
+    *,
+    n_runs: int = 16,
+    seed: int = 0,
+    backend: str = "loky",
+    n_jobs: int | None = None,
+    knobs: Knobs | Sequence[Knobs] | None = None,
+    vary: str | None = None,
+) -> pd.DataFrame:
     """:func:`fit_runs` for several experiments in one joblib call (one queue, no idle
     workers between experiments).
 
@@ -177,24 +227,27 @@ def fit_runs_many(experiments: Sequence[tuple[Mapping[str, object], Callable]], 
     if n_jobs is None:
         n_jobs = -1 if backend in ("dask", "ray") else 2
     seeds = [seed + r if vary == "seed" else seed for r in range(n_runs)]
-    jobs = [joblib.delayed(_one_run)(fn, s, r, k)
-            for _, fn in experiments
-            for r, (s, k) in enumerate(zip(seeds, per_run, strict=True))]
+    jobs = [
+        joblib.delayed(_one_run)(fn, s, r, k)
+        for _, fn in experiments
+        for r, (s, k) in enumerate(zip(seeds, per_run, strict=True))
+    ]
     # parallel_config (not Parallel(backend=...)) is joblib's documented route to the
     # dask backend: it registers it lazily and builds it without Parallel's extra arguments
     with joblib.parallel_config(backend=backend, n_jobs=n_jobs):
         parts = joblib.Parallel()(jobs)
     tables = []
     for i, (tags, _) in enumerate(experiments):
-        table = pd.concat(parts[i * n_runs:(i + 1) * n_runs], ignore_index=True)
+        table = pd.concat(parts[i * n_runs : (i + 1) * n_runs], ignore_index=True)
         for key, value in tags.items():
             table[key] = value
         tables.append(table)
     return pd.concat(tables, ignore_index=True)
 
 
-def identical_runs(table: pd.DataFrame, *, by: Sequence[str] = (),
-                   on: str = "pred_hash") -> bool | pd.Series:
+def identical_runs(
+    table: pd.DataFrame, *, by: Sequence[str] = (), on: str = "pred_hash"
+) -> bool | pd.Series:
     """Whether every run has the same fingerprint (``pred_hash`` or ``weights_hash``).
 
     With ``by`` (tag columns), a boolean Series per group.
@@ -206,8 +259,13 @@ def identical_runs(table: pd.DataFrame, *, by: Sequence[str] = (),
     return table.groupby(list(by))[on].nunique().eq(1)
 
 
-def per_run(table: pd.DataFrame, *, cls: str = "overall", group: str = "all",
-            metrics: Sequence[str] | None = None) -> pd.DataFrame:
+def per_run(
+    table: pd.DataFrame,
+    *,
+    cls: str = "overall",
+    group: str = "all",
+    metrics: Sequence[str] | None = None,
+) -> pd.DataFrame:
     """Runs × metrics (one value per run) for one class, from a long run table.
 
     Examples
@@ -218,16 +276,21 @@ def per_run(table: pd.DataFrame, *, cls: str = "overall", group: str = "all",
     [0.1, 0.2]
     """
     rows = table[(table["class"] == cls) & (table["group"] == group)]
-    wide = rows.pivot_table(index="run", columns="metric", values="value", aggfunc="first",
-                            dropna=False)
+    wide = rows.pivot_table(
+        index="run", columns="metric", values="value", aggfunc="first", dropna=False
+    )
     wide.columns.name = None
     if metrics is not None:
         wide = wide.reindex(columns=list(metrics))
     return wide
 
 
-def summarize(table: pd.DataFrame, *, metrics: Sequence[str] = (*BIAS_REPORT_METRICS,
-              "accuracy"), percent: bool = True) -> pd.DataFrame:
+def summarize(
+    table: pd.DataFrame,
+    *,
+    metrics: Sequence[str] = (*BIAS_REPORT_METRICS, "accuracy"),
+    percent: bool = True,
+) -> pd.DataFrame:
     """Seed 004 Tables 2/4: MaxDiff and STDEV over runs, overall and per class.
 
     The per-class columns describe the class with the largest MaxDiff (the paper's "class
@@ -255,8 +318,10 @@ def summarize(table: pd.DataFrame, *, metrics: Sequence[str] = (*BIAS_REPORT_MET
         values = between[between["metric"] == metric]
         overall = values[values["class"] == "overall"]["value"].to_numpy()
         per_class = values[values["class"] != "overall"]
-        spreads = {cls: (max_diff(v["value"]), population_stdev(v["value"]))
-                   for cls, v in per_class.groupby("class")}
+        spreads = {
+            cls: (max_diff(v["value"]), population_stdev(v["value"]))
+            for cls, v in per_class.groupby("class")
+        }
         spreads = {k: v for k, v in spreads.items() if not np.isnan(v[0])}
         worst = max(spreads, key=lambda k: spreads[k][0]) if spreads else None
         rows[metric] = {

@@ -39,8 +39,17 @@ from torch.nn import functional as F
 from fairbook.variance import debiasing
 from fairbook.variance.determinism import Knobs, apply
 
-__all__ = ["MLP", "FairNet", "RunSpec", "SmallCNN", "TaskData", "digits_s", "load_task",
-           "tabular_task", "train_and_predict"]
+__all__ = [
+    "MLP",
+    "FairNet",
+    "RunSpec",
+    "SmallCNN",
+    "TaskData",
+    "digits_s",
+    "load_task",
+    "tabular_task",
+    "train_and_predict",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -63,16 +72,24 @@ class TaskData:
         import pandas as pd
 
         frames = {}
-        for split, y, g in (("train", self.y_train, self.g_train),
-                            ("test", self.y_test, self.g_test)):
-            frame = pd.crosstab(pd.Series(y, name="class"),
-                                pd.Series(np.asarray(self.group_names)[g], name="group"))
+        for split, y, g in (
+            ("train", self.y_train, self.g_train),
+            ("test", self.y_test, self.g_test),
+        ):
+            frame = pd.crosstab(
+                pd.Series(y, name="class"), pd.Series(np.asarray(self.group_names)[g], name="group")
+            )
             frames[split] = frame
         return pd.concat(frames, axis=1)
 
 
-def digits_s(*, skew: float = 0.95, test_size: float = 0.25, split_seed: int = 0,
-             majority_original=(0, 1, 2, 3, 4)) -> TaskData:
+def digits_s(
+    *,
+    skew: float = 0.95,
+    test_size: float = 0.25,
+    split_seed: int = 0,
+    majority_original=(0, 1, 2, 3, 4),
+) -> TaskData:
     """Digits-S: sklearn digits with an original/inverted domain skewed per class.
 
     Parameters
@@ -106,8 +123,9 @@ def digits_s(*, skew: float = 0.95, test_size: float = 0.25, split_seed: int = 0
     digits = load_digits()
     images = (digits.images / 16.0).astype(np.float32)[:, None]  # (n, 1, 8, 8) in [0, 1]
     labels = digits.target.astype(np.int64)
-    x_tr, x_te, y_tr, y_te = train_test_split(images, labels, test_size=test_size,
-                                              stratify=labels, random_state=split_seed)
+    x_tr, x_te, y_tr, y_te = train_test_split(
+        images, labels, test_size=test_size, stratify=labels, random_state=split_seed
+    )
     rng = np.random.default_rng(split_seed)
     majority_original = set(int(k) for k in majority_original)
     g_tr = np.empty(len(y_tr), dtype=np.int64)
@@ -121,10 +139,18 @@ def digits_s(*, skew: float = 0.95, test_size: float = 0.25, split_seed: int = 0
     x_test = np.concatenate([x_te, 1.0 - x_te]).astype(np.float32)
     y_test = np.concatenate([y_te, y_te])
     g_test = np.repeat(np.array([0, 1], dtype=np.int64), len(y_te))
-    return TaskData("Digits-S", x_tr, y_tr, g_tr, x_test, y_test, g_test, 10,
-                    ("original", "inverted"),
-                    f"sklearn digits, {skew:.0%} : {1 - skew:.0%} domain skew per class, "
-                    "balanced test set")
+    return TaskData(
+        "Digits-S",
+        x_tr,
+        y_tr,
+        g_tr,
+        x_test,
+        y_test,
+        g_test,
+        10,
+        ("original", "inverted"),
+        f"sklearn digits, {skew:.0%} : {1 - skew:.0%} domain skew per class, balanced test set",
+    )
 
 
 _TABULAR = {
@@ -133,8 +159,9 @@ _TABULAR = {
 }
 
 
-def tabular_task(dataset: str = "compas", *, test_size: float = 0.3,
-                 split_seed: int = 0) -> TaskData:
+def tabular_task(
+    dataset: str = "compas", *, test_size: float = 0.3, split_seed: int = 0
+) -> TaskData:
     """A binary tabular task with a two-group protected attribute (not a feature).
 
     ``"compas"``: ProPublica's two-year file filtered as in Zafar et al. (6,172 rows),
@@ -162,36 +189,63 @@ def tabular_task(dataset: str = "compas", *, test_size: float = 0.3,
 
         frame = load_compas(preprocess="zafar2017")
         frame = frame[frame["race"].isin(spec["groups"])].reset_index(drop=True)
-        features = pd.DataFrame({
-            "age": frame["age"], "priors_count": frame["priors_count"],
-            "juv_fel_count": frame["juv_fel_count"], "juv_misd_count": frame["juv_misd_count"],
-            "juv_other_count": frame["juv_other_count"],
-            "felony": (frame["c_charge_degree"] == "F").astype(float),
-            "male": (frame["sex"] == "Male").astype(float),
-        })
+        features = pd.DataFrame(
+            {
+                "age": frame["age"],
+                "priors_count": frame["priors_count"],
+                "juv_fel_count": frame["juv_fel_count"],
+                "juv_misd_count": frame["juv_misd_count"],
+                "juv_other_count": frame["juv_other_count"],
+                "felony": (frame["c_charge_degree"] == "F").astype(float),
+                "male": (frame["sex"] == "Male").astype(float),
+            }
+        )
         label = frame["two_year_recid"].to_numpy(np.int64)
         description = "COMPAS two-year recidivism (1 = reoffended), race"
     else:
         from fairbook.data import load_adult
 
         frame = load_adult("train", drop_missing=True)
-        cols = ["age", "workclass", "education-num", "marital-status", "occupation",
-                "relationship", "race", "capital-gain", "capital-loss", "hours-per-week",
-                "native-country"]
+        cols = [
+            "age",
+            "workclass",
+            "education-num",
+            "marital-status",
+            "occupation",
+            "relationship",
+            "race",
+            "capital-gain",
+            "capital-loss",
+            "hours-per-week",
+            "native-country",
+        ]
         features = pd.get_dummies(frame[cols], dtype=float)
         label = (frame["income"] == ">50K").to_numpy(np.int64)
         description = "Adult income (1 = > 50K), sex"
     group = np.where(frame[spec["attribute"]] == spec["groups"][0], 0, 1).astype(np.int64)
     x = features.to_numpy(np.float64)
-    idx_tr, idx_te = train_test_split(np.arange(len(label)), test_size=test_size,
-                                      stratify=label * 2 + group, random_state=split_seed)
+    idx_tr, idx_te = train_test_split(
+        np.arange(len(label)),
+        test_size=test_size,
+        stratify=label * 2 + group,
+        random_state=split_seed,
+    )
     mean = x[idx_tr].mean(axis=0)
     std = x[idx_tr].std(axis=0)
     std[std == 0] = 1.0
     x = ((x - mean) / std).astype(np.float32)
-    return TaskData(dataset.upper() if dataset == "compas" else "Adult",
-                    x[idx_tr], label[idx_tr], group[idx_tr], x[idx_te], label[idx_te],
-                    group[idx_te], 2, spec["groups"], description)
+    return TaskData(
+        dataset.upper() if dataset == "compas" else "Adult",
+        x[idx_tr],
+        label[idx_tr],
+        group[idx_tr],
+        x[idx_te],
+        label[idx_te],
+        group[idx_te],
+        2,
+        spec["groups"],
+        description,
+    )
 
 
 @functools.lru_cache(maxsize=8)
@@ -213,14 +267,25 @@ class FairNet(nn.Module):
     ``forward`` returns ``(logits, features)`` with logits shaped ``(n, n_heads, K)``.
     """
 
-    def __init__(self, features: nn.Module, width: int, n_classes: int, *, n_heads: int = 1,
-                 n_groups: int = 2, adversary: bool = False):
+    def __init__(
+        self,
+        features: nn.Module,
+        width: int,
+        n_classes: int,
+        *,
+        n_heads: int = 1,
+        n_groups: int = 2,
+        adversary: bool = False,
+    ):
         super().__init__()
         self.features = features
         self.n_heads, self.n_classes = n_heads, n_classes
         self.head = nn.Linear(width, n_classes * n_heads)
-        self.adversary = (nn.Sequential(nn.Linear(width, 32), nn.ReLU(), nn.Linear(32, n_groups))
-                          if adversary else None)
+        self.adversary = (
+            nn.Sequential(nn.Linear(width, 32), nn.ReLU(), nn.Linear(32, n_groups))
+            if adversary
+            else None
+        )
 
     def forward(self, x):
         z = self.features(x)
@@ -232,9 +297,15 @@ class SmallCNN(FairNet):
 
     def __init__(self, n_classes: int = 10, **kwargs):
         features = nn.Sequential(
-            nn.Conv2d(1, 16, 3, padding=1), nn.ReLU(),
-            nn.Conv2d(16, 32, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(),
-            nn.Linear(32 * 4 * 4, 64), nn.ReLU())
+            nn.Conv2d(1, 16, 3, padding=1),
+            nn.ReLU(),
+            nn.Conv2d(16, 32, 3, padding=1),
+            nn.ReLU(),
+            nn.MaxPool2d(2),
+            nn.Flatten(),
+            nn.Linear(32 * 4 * 4, 64),
+            nn.ReLU(),
+        )
         super().__init__(features, 64, n_classes, **kwargs)
 
 
@@ -242,15 +313,17 @@ class MLP(FairNet):
     """A two-hidden-layer ReLU network (64, 32 units)."""
 
     def __init__(self, n_features: int, n_classes: int = 2, **kwargs):
-        features = nn.Sequential(nn.Linear(n_features, 64), nn.ReLU(),
-                                 nn.Linear(64, 32), nn.ReLU())
+        features = nn.Sequential(nn.Linear(n_features, 64), nn.ReLU(), nn.Linear(64, 32), nn.ReLU())
         super().__init__(features, 32, n_classes, **kwargs)
 
 
 def _build(task: TaskData, technique: str, seed: int) -> FairNet:
     n_heads = len(task.group_names) if technique == "domain_independent" else 1
-    kwargs = {"n_heads": n_heads, "n_groups": len(task.group_names),
-              "adversary": technique == "adversarial"}
+    kwargs = {
+        "n_heads": n_heads,
+        "n_groups": len(task.group_names),
+        "adversary": technique == "adversarial",
+    }
     torch.manual_seed(seed)  # the initial weights: the same in every FIT run
     if task.x_train.ndim == 4:
         return SmallCNN(task.n_classes, **kwargs)
@@ -264,10 +337,19 @@ def _weights_hash(model: nn.Module) -> str:
     return digest.hexdigest()[:16]
 
 
-def train_and_predict(task: TaskData, technique: str = "base", *, seed: int = 0,
-                      run: int = 0, knobs: Knobs | None = None, epochs: int = 15,
-                      batch_size: int = 32, lr: float = 0.05, momentum: float = 0.9,
-                      lam: float = 1.0) -> dict:
+def train_and_predict(
+    task: TaskData,
+    technique: str = "base",
+    *,
+    seed: int = 0,
+    run: int = 0,
+    knobs: Knobs | None = None,
+    epochs: int = 15,
+    batch_size: int = 32,
+    lr: float = 0.05,
+    momentum: float = 0.9,
+    lam: float = 1.0,
+) -> dict:
     """Train one model of ``technique`` on ``task`` and predict its test set.
 
     Every random choice is drawn from ``seed``: the initial weights (``torch.manual_seed``
@@ -296,28 +378,42 @@ def train_and_predict(task: TaskData, technique: str = "base", *, seed: int = 0,
         first 16 hex digits of the SHA-256 of the final weights) and ``final_loss``.
     """
     if technique not in debiasing.TECHNIQUES:
-        raise ValueError(f"unknown technique {technique!r}; choose one of "
-                         f"{', '.join(debiasing.TECHNIQUES)}")
+        raise ValueError(
+            f"unknown technique {technique!r}; choose one of {', '.join(debiasing.TECHNIQUES)}"
+        )
     if epochs < 1 or batch_size < 1:
         raise ValueError("epochs and batch_size must be positive")
     knobs = knobs or Knobs()
     with apply(knobs):
         device = torch.device(knobs.device)
         model = _build(task, technique, seed).to(device)
-        index = (debiasing.rebalanced_indices(task.y_train, task.g_train, seed=seed)
-                 if technique == "rebalance" else np.arange(len(task.y_train)))
-        data = torch.utils.data.TensorDataset(torch.from_numpy(task.x_train[index]),
-                                              torch.from_numpy(task.y_train[index]),
-                                              torch.from_numpy(task.g_train[index]))
+        index = (
+            debiasing.rebalanced_indices(task.y_train, task.g_train, seed=seed)
+            if technique == "rebalance"
+            else np.arange(len(task.y_train))
+        )
+        data = torch.utils.data.TensorDataset(
+            torch.from_numpy(task.x_train[index]),
+            torch.from_numpy(task.y_train[index]),
+            torch.from_numpy(task.g_train[index]),
+        )
         order = torch.Generator().manual_seed(seed)
         sampler = torch.utils.data.BatchSampler(
-            torch.utils.data.RandomSampler(data, generator=order), batch_size, drop_last=False)
-        loader = torch.utils.data.DataLoader(data, sampler=sampler, batch_size=None,
-                                             num_workers=knobs.workers,
-                                             persistent_workers=knobs.workers > 0,
-                                             multiprocessing_context=_loader_context(knobs))
-        permuter = (torch.Generator().manual_seed(1_000_003 * (run + 1) + seed)
-                    if knobs.sum_order == "permuted" else None)
+            torch.utils.data.RandomSampler(data, generator=order), batch_size, drop_last=False
+        )
+        loader = torch.utils.data.DataLoader(
+            data,
+            sampler=sampler,
+            batch_size=None,
+            num_workers=knobs.workers,
+            persistent_workers=knobs.workers > 0,
+            multiprocessing_context=_loader_context(knobs),
+        )
+        permuter = (
+            torch.Generator().manual_seed(1_000_003 * (run + 1) + seed)
+            if knobs.sum_order == "permuted"
+            else None
+        )
         optimizer = torch.optim.SGD(model.parameters(), lr=lr, momentum=momentum)
         model.train()
         loss = torch.zeros(())
@@ -341,8 +437,13 @@ def train_and_predict(task: TaskData, technique: str = "base", *, seed: int = 0,
             y_pred = scores.argmax(dim=1).cpu().numpy()
         weights = _weights_hash(model)
     names = np.asarray(task.group_names)
-    return {"y_true": task.y_test, "y_pred": y_pred, "groups": names[task.g_test],
-            "weights_hash": weights, "final_loss": float(loss.detach())}
+    return {
+        "y_true": task.y_test,
+        "y_pred": y_pred,
+        "groups": names[task.g_test],
+        "weights_hash": weights,
+        "final_loss": float(loss.detach()),
+    }
 
 
 def _loader_context(knobs: Knobs):
@@ -395,6 +496,15 @@ class RunSpec:
 
     def __call__(self, *, seed: int, run: int, knobs: Knobs | None) -> dict:
         task = load_task(self.task, self.split_seed)
-        return train_and_predict(task, self.technique, seed=seed, run=run, knobs=knobs,
-                                 epochs=self.epochs, batch_size=self.batch_size, lr=self.lr,
-                                 lam=self.lam, **self.extra)
+        return train_and_predict(
+            task,
+            self.technique,
+            seed=seed,
+            run=run,
+            knobs=knobs,
+            epochs=self.epochs,
+            batch_size=self.batch_size,
+            lr=self.lr,
+            lam=self.lam,
+            **self.extra,
+        )

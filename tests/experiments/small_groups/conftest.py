@@ -24,7 +24,9 @@ def toy_counts():
     """A function returning a fresh frame of ``TP FN FP TN`` for groups small, big, mid."""
 
     def toy_counts():
-        return pd.DataFrame({"TP": [5, 400, 30], "FN": [5, 100, 10], "FP": [0, 100, 10],
-                             "TN": [10, 400, 50]}, index=["small", "big", "mid"])
+        return pd.DataFrame(
+            {"TP": [5, 400, 30], "FN": [5, 100, 10], "FP": [0, 100, 10], "TN": [10, 400, 50]},
+            index=["small", "big", "mid"],
+        )
 
     return toy_counts

@@ -15,22 +15,36 @@ from fairbook.papers import seed003
 
 def fake_compas():
     """Six people covering every branch of the definitions."""
-    return pd.DataFrame({
-        "race": ["African-American", "African-American", "Caucasian", "Caucasian",
-                 "Caucasian", "Hispanic"],
-        "two_year_recid": [1, 0, 1, 0, 1, 0],
-        "decile_score": [8, 2, 3, 6, 9, 1],
-        "v_decile_score": [7, 1, 2, 5, 6, 1],
-        "is_violent_recid": [1, 0, 1, 0, 0, 0],
-        "compas_screening_date": ["2013-01-01", "2013-02-01", "2013-03-01", "2014-12-01",
-                                  "2014-11-01", "2013-01-05"],
-        "vr_offense_date": ["2013-06-01", None, "2016-01-01", None, None, None],
-        # zafar2017 columns: the last person is filtered out
-        "days_b_screening_arrest": [0, 1, -1, 0, 2, 45],
-        "is_recid": [1, 0, 1, 0, 1, 0],
-        "c_charge_degree": ["F", "M", "F", "F", "M", "F"],
-        "score_text": ["High", "Low", "Low", "Medium", "High", "Low"],
-    })
+    return pd.DataFrame(
+        {
+            "race": [
+                "African-American",
+                "African-American",
+                "Caucasian",
+                "Caucasian",
+                "Caucasian",
+                "Hispanic",
+            ],
+            "two_year_recid": [1, 0, 1, 0, 1, 0],
+            "decile_score": [8, 2, 3, 6, 9, 1],
+            "v_decile_score": [7, 1, 2, 5, 6, 1],
+            "is_violent_recid": [1, 0, 1, 0, 0, 0],
+            "compas_screening_date": [
+                "2013-01-01",
+                "2013-02-01",
+                "2013-03-01",
+                "2014-12-01",
+                "2014-11-01",
+                "2013-01-05",
+            ],
+            "vr_offense_date": ["2013-06-01", None, "2016-01-01", None, None, None],
+            # zafar2017 columns: the last person is filtered out
+            "days_b_screening_arrest": [0, 1, -1, 0, 2, 45],
+            "is_recid": [1, 0, 1, 0, 1, 0],
+            "c_charge_degree": ["F", "M", "F", "F", "M", "F"],
+            "score_text": ["High", "Low", "Low", "Medium", "High", "Low"],
+        }
+    )
 
 
 def test_compas_definition_counts_by_hand():

@@ -18,13 +18,14 @@ def test_sampling_distribution_and_summary():
     assert frame.attrs["target"] == pytest.approx(0.75)
     assert frame.attrs["reference"] == pytest.approx(0.75)
     raw_undefined = frame["raw"].isna().mean()
-    assert raw_undefined == pytest.approx(0.6 ** 8, abs=0.01)  # P(TP + FN = 0)
+    assert raw_undefined == pytest.approx(0.6**8, abs=0.01)  # P(TP + FN = 0)
     assert frame["cps"].notna().all() and frame["additive"].notna().all()
     summary = sg.sampling_summary(frame, group, ref)
     assert summary["undefined_cps"] == 0
     assert summary["mse_cps"] < summary["mse_raw"]
     assert summary["match_p_full_group"] == pytest.approx(
-        match.test("TPR", group, np.array(ref) / 1000))
+        match.test("TPR", group, np.array(ref) / 1000)
+    )
     assert 0 <= summary["match_power_at_n"] <= 1
 
 
@@ -38,8 +39,10 @@ def test_widgets_recompute():
     menu.value = "MCC"
     assert "holes of MCC" in explorer.children[1].value
 
-    groups = {"a": (np.array([3.0, 1, 2, 4]), np.array([30.0, 10, 10, 50])),
-              "b": (np.array([1.0, 4, 4, 1]), np.array([30.0, 10, 10, 50]))}
+    groups = {
+        "a": (np.array([3.0, 1, 2, 4]), np.array([30.0, 10, 10, 50])),
+        "b": (np.array([1.0, 4, 4, 1]), np.array([30.0, 10, 10, 50])),
+    }
     widget = sg.smoothing_explorer(groups, metric="ACC", n_draws=300)
     output = widget.children[1]
     first = output.value
@@ -57,14 +60,19 @@ def test_widgets_recompute():
 
 def test_monte_carlo_pvalue_agrees_with_the_exact_test():
     p_ref = np.array([0.3, 0.1, 0.2, 0.4])
-    for metric, cm in (("ACC", [20, 10, 10, 20]), ("TPR", [10, 10, 5, 25]),
-                       ("MCC", [12, 3, 5, 10])):
+    for metric, cm in (
+        ("ACC", [20, 10, 10, 20]),
+        ("TPR", [10, 10, 5, 25]),
+        ("MCC", [12, 3, 5, 10]),
+    ):
         method = "exact" if "exact" in match.methods_for(metric) else "enumerate"
         exact = match.test(metric, cm, p_ref, method=method)
         assert sg.monte_carlo_pvalue(metric, cm, p_ref, n_draws=40_000) == pytest.approx(
-            exact, abs=0.02)
+            exact, abs=0.02
+        )
     assert np.isnan(sg.monte_carlo_pvalue("TPR", [0, 0, 5, 5], p_ref))
-    frame = sg.sampling_distribution([300, 50, 60, 400], [300, 100, 100, 500], "MCC", 10,
-                                     n_draws=200)
+    frame = sg.sampling_distribution(
+        [300, 50, 60, 400], [300, 100, 100, 500], "MCC", 10, n_draws=200
+    )
     summary = sg.sampling_summary(frame, [300, 50, 60, 400], [300, 100, 100, 500])
     assert 0 <= summary["match_p_full_group"] <= 1  # n = 810 > 200: Monte Carlo

@@ -31,14 +31,15 @@ def test_moments_table_against_closed_forms():
     for n in (10, 80):
         assert table.loc[("ACC", n), "skewness"] == pytest.approx((q - p) / math.sqrt(n * p * q))
         assert table.loc[("ACC", n), "excess_kurtosis"] == pytest.approx(
-            (1 - 6 * p * q) / (n * p * q))
+            (1 - 6 * p * q) / (n * p * q)
+        )
     # B: summands +1 (.2), -1 (.1), 0 (.7): mean .1, variance .29
     mu, var = 0.1, 0.29
-    third = 0.2 * 0.9 ** 3 + 0.1 * (-1.1) ** 3 + 0.7 * (-0.1) ** 3
-    fourth = 0.2 * 0.9 ** 4 + 0.1 * 1.1 ** 4 + 0.7 * 0.1 ** 4
+    third = 0.2 * 0.9**3 + 0.1 * (-1.1) ** 3 + 0.7 * (-0.1) ** 3
+    fourth = 0.2 * 0.9**4 + 0.1 * 1.1**4 + 0.7 * 0.1**4
     assert table.loc[("B", 80), "mean"] == pytest.approx(mu)
-    assert table.loc[("B", 80), "skewness"] == pytest.approx(third / var ** 1.5 / math.sqrt(80))
-    assert table.loc[("B", 80), "excess_kurtosis"] == pytest.approx((fourth / var ** 2 - 3) / 80)
+    assert table.loc[("B", 80), "skewness"] == pytest.approx(third / var**1.5 / math.sqrt(80))
+    assert table.loc[("B", 80), "excess_kurtosis"] == pytest.approx((fourth / var**2 - 3) / 80)
     # Monte Carlo agrees with the exact moments (standard error of skewness ~ sqrt(6/N))
     assert abs(table.loc[("ACC", 10), "mc_skewness"] - table.loc[("ACC", 10), "skewness"]) < 0.07
     claims = sg.fig_4_3_claims(sg.moments_table(sizes=range(2, 40), n_draws=0))
@@ -59,13 +60,14 @@ def test_approximation_errors_and_claims():
     table = errors.set_index(["metric", "method", "n"])["error"]
     for metric, method in (("ACC", "normal (Eq. 4.18)"), ("B", "normal (Thm 4.8, n restored)")):
         for n in (5, 50, 200):
-            assert table[(metric, method, n)] <= table[(metric, "Berry–Esseen bound, C0 = 0.56",
-                                                        n)]
+            assert table[(metric, method, n)] <= table[(metric, "Berry–Esseen bound, C0 = 0.56", n)]
     # Table 4.1's Peizer–Pratt for B is far off and gets worse; expected-count beta improves
-    assert table[("B", "Peizer–Pratt (Table 4.1)", 200)] > table[("B", "Peizer–Pratt (Table 4.1)",
-                                                                  5)] > 0.1
-    assert table[("TPR", "beta, expected counts", 200)] < table[("TPR", "beta, expected counts",
-                                                                 5)]
+    assert (
+        table[("B", "Peizer–Pratt (Table 4.1)", 200)]
+        > table[("B", "Peizer–Pratt (Table 4.1)", 5)]
+        > 0.1
+    )
+    assert table[("TPR", "beta, expected counts", 200)] < table[("TPR", "beta, expected counts", 5)]
     assert table[("TPR", "beta, observed counts (Eq. 4.44)", 200)] > 0.3
     assert table[("B", "normal (Eq. 4.29 as printed)", 200)] > 0.5
     pp = sg.peizer_pratt_check(sizes=[10, 40], probs=[0.1, 0.5])

@@ -28,8 +28,12 @@ def test_match_table_against_match_test_and_holm(toy_counts):
     m = len(table)
     assert ordered.p_holm.iloc[0] == pytest.approx(min(1.0, m * ordered.p_value.iloc[0]))
     assert (table.survives == (table.apparent & (table.p_holm < 0.05))).all()
-    assert set(table.verdict) <= {"disparity survives", "apparent, not significant",
-                                  "significant, below min_gap", ""}
+    assert set(table.verdict) <= {
+        "disparity survives",
+        "apparent, not significant",
+        "significant, below min_gap",
+        "",
+    }
     summary = sg.match_summary(table)
     assert summary.loc["small", "apparent"] == table[table.group == "small"].apparent.sum()
     with pytest.raises(ValueError, match="no exact MATCH law"):
@@ -42,8 +46,9 @@ def test_holm_by_hand():
     assert np.isnan(adjusted[2])
 
 
-@pytest.mark.parametrize("metric,n", [("ACC", 30), ("TPR", 25), ("B", 20), ("MCC", 12),
-                                      ("PPV", 40)])
+@pytest.mark.parametrize(
+    "metric,n", [("ACC", 30), ("TPR", 25), ("B", 20), ("MCC", 12), ("PPV", 40)]
+)
 def test_match_pvalues_equal_match_test(metric, n):
     rng = np.random.default_rng(5)
     p_ref = np.array([0.3, 0.1, 0.2, 0.4])
@@ -55,5 +60,4 @@ def test_match_pvalues_equal_match_test(metric, n):
         if np.isnan(score):
             assert np.isnan(value)
         else:
-            assert value == pytest.approx(match.test(metric, cm, p_ref, method=method),
-                                          abs=1e-9)
+            assert value == pytest.approx(match.test(metric, cm, p_ref, method=method), abs=1e-9)

@@ -29,8 +29,12 @@ def _counts(cm, *, name: str = "cm") -> np.ndarray:
 def _sizes(sizes, *, minimum: int = 1) -> list[int]:
     out = []
     for size in np.atleast_1d(np.asarray(sizes)).tolist():
-        if isinstance(size, bool) or not isinstance(size, numbers.Real) or \
-                not float(size).is_integer() or size < minimum:
+        if (
+            isinstance(size, bool)
+            or not isinstance(size, numbers.Real)
+            or not float(size).is_integer()
+            or size < minimum
+        ):
             raise ValueError(f"sizes must be integers >= {minimum}, got {size!r}")
         out.append(int(size))
     if not out:

@@ -35,15 +35,15 @@ def _violent_within(df: pd.DataFrame, days: int = 730) -> np.ndarray:
 #: predicted positive = score 5 or more, i.e. Medium or High).
 COMPAS_DEFINITIONS = {
     "general": "two-year general recidivism (two_year_recid), decile_score ≥ 5, "
-               "whole two-year file (7214)",
+    "whole two-year file (7214)",
     "general_zafar": "two-year general recidivism, decile_score ≥ 5, zafar2017 filter (6172)",
     "violent": "violent offence ≤ 730 days after screening, v_decile_score ≥ 5, whole "
-               "two-year file",
+    "two-year file",
     "violent_zafar": "violent offence ≤ 730 days, v_decile_score ≥ 5, zafar2017 filter",
     "violent_population": "violent offence ≤ 730 days, v_decile_score ≥ 5, two-year file "
-                          "without the non-violent recidivists who cannot have 730 days of "
-                          "follow-up by 2016-04-01 (an approximation of ProPublica's violent "
-                          "population)",
+    "without the non-violent recidivists who cannot have 730 days of "
+    "follow-up by 2016-04-01 (an approximation of ProPublica's violent "
+    "population)",
 }
 
 
@@ -73,8 +73,9 @@ def compas_definition_counts(definition: str, *, frame: pd.DataFrame | None = No
     from fairbook.data.compas import zafar2017
 
     if definition not in COMPAS_DEFINITIONS:
-        raise ValueError(f"unknown definition {definition!r}; choose one of "
-                         f"{', '.join(COMPAS_DEFINITIONS)}")
+        raise ValueError(
+            f"unknown definition {definition!r}; choose one of {', '.join(COMPAS_DEFINITIONS)}"
+        )
     df = _compas_frame(None) if frame is None else frame
     if definition.endswith("_zafar"):
         df = zafar2017(df)
@@ -86,7 +87,7 @@ def compas_definition_counts(definition: str, *, frame: pd.DataFrame | None = No
         predicted = (df["v_decile_score"] >= 5).to_numpy()
         if definition == "violent_population":
             screening = pd.to_datetime(df["compas_screening_date"])
-            followed = (screening + pd.Timedelta(days=730) <= pd.Timestamp("2016-04-01"))
+            followed = screening + pd.Timedelta(days=730) <= pd.Timestamp("2016-04-01")
             keep = (df["two_year_recid"] == 0).to_numpy() | truth | followed.to_numpy()
             df, truth, predicted = df[keep], truth[keep], predicted[keep]
     race = df["race"].to_numpy()
@@ -94,8 +95,9 @@ def compas_definition_counts(definition: str, *, frame: pd.DataFrame | None = No
     for group in (*_COMPAS_GROUPS, "all"):
         mask = np.ones(len(df), bool) if group == "all" else race == group
         t, p = truth[mask], predicted[mask]
-        out[group] = np.array([(t & p).sum(), (t & ~p).sum(), (~t & p).sum(),
-                               (~t & ~p).sum()], dtype=np.int64)
+        out[group] = np.array(
+            [(t & p).sum(), (t & ~p).sum(), (~t & p).sum(), (~t & ~p).sum()], dtype=np.int64
+        )
     return out
 
 
@@ -116,20 +118,25 @@ def compas_definition_table(*, frame: pd.DataFrame | None = None) -> pd.DataFram
     6454
     """
     df = _compas_frame(None) if frame is None else frame
-    published = {g: np.asarray(cm, dtype=np.int64)
-                 for g, cm in seed003.COMPAS_CPS_MATRICES.items()}
+    published = {g: np.asarray(cm, dtype=np.int64) for g, cm in seed003.COMPAS_CPS_MATRICES.items()}
     tables = {"published": published}
     tables.update({d: compas_definition_counts(d, frame=df) for d in COMPAS_DEFINITIONS})
     rows = []
     for definition, cms in tables.items():
         for group, cm in cms.items():
             ref = published[group]
-            rows.append({"definition": definition, "group": group,
-                         **dict(zip(CELLS, cm.tolist(), strict=True)), "n": int(cm.sum()),
-                         "FPR": float(compute("FPR", cm)), "FNR": float(compute("FNR", cm)),
-                         "max_cell_gap": int(np.abs(cm - ref).max()),
-                         "tv_distance": 0.5 * float(np.abs(cm / cm.sum()
-                                                           - ref / ref.sum()).sum())})
+            rows.append(
+                {
+                    "definition": definition,
+                    "group": group,
+                    **dict(zip(CELLS, cm.tolist(), strict=True)),
+                    "n": int(cm.sum()),
+                    "FPR": float(compute("FPR", cm)),
+                    "FNR": float(compute("FNR", cm)),
+                    "max_cell_gap": int(np.abs(cm - ref).max()),
+                    "tv_distance": 0.5 * float(np.abs(cm / cm.sum() - ref / ref.sum()).sum()),
+                }
+            )
     return pd.DataFrame(rows).set_index(["definition", "group"])
 
 
@@ -147,17 +154,35 @@ def propublica_rates_replication(*, frame: pd.DataFrame | None = None) -> pd.Dat
     for group, rates in seed003.PROPUBLICA_VIOLENT_RATES.items():
         cm = seed003.COMPAS_CPS_MATRICES[group]
         for name, value in rates.items():
-            rows.append({"quantity": f"violent, {group}: {name} (%)", "paper": value,
-                         "ours": 100 * float(compute(name, cm)),
-                         "note": "published matrix (Sec. 4.6.2)"})
+            rows.append(
+                {
+                    "quantity": f"violent, {group}: {name} (%)",
+                    "paper": value,
+                    "ours": 100 * float(compute(name, cm)),
+                    "note": "published matrix (Sec. 4.6.2)",
+                }
+            )
     general = compas_definition_counts("general", frame=frame)
     for group, rates in seed003.PROPUBLICA_GENERAL_RATES.items():
         for name, value in rates.items():
-            rows.append({"quantity": f"general, {group}: {name} (%)", "paper": value,
-                         "ours": 100 * float(compute(name, general[group])),
-                         "note": "our loader, whole two-year file, decile ≥ 5"})
-    for cell, printed, ours in zip(CELLS, seed003.PROPUBLICA_GENERAL_ALL, general["all"],
-                                   strict=True):
-        rows.append({"quantity": f"general, all: {cell}", "paper": printed, "ours": ours,
-                     "decimals": 0, "note": "our loader, whole two-year file"})
+            rows.append(
+                {
+                    "quantity": f"general, {group}: {name} (%)",
+                    "paper": value,
+                    "ours": 100 * float(compute(name, general[group])),
+                    "note": "our loader, whole two-year file, decile ≥ 5",
+                }
+            )
+    for cell, printed, ours in zip(
+        CELLS, seed003.PROPUBLICA_GENERAL_ALL, general["all"], strict=True
+    ):
+        rows.append(
+            {
+                "quantity": f"general, all: {cell}",
+                "paper": printed,
+                "ours": ours,
+                "decimals": 0,
+                "note": "our loader, whole two-year file",
+            }
+        )
     return replication_table(rows)

@@ -25,9 +25,12 @@ from ._common import _check_frame, _counts, _metric
 from .compas_definitions import _COMPAS_GROUPS, compas_definition_counts
 
 
-def cps_groups(*, adult_counts: pd.DataFrame | None = None,
-               compas_definition: str = "general_zafar",
-               frame: pd.DataFrame | None = None) -> dict:
+def cps_groups(
+    *,
+    adult_counts: pd.DataFrame | None = None,
+    compas_definition: str = "general_zafar",
+    frame: pd.DataFrame | None = None,
+) -> dict:
     """The groups of the CPS experiment: ``{label: (cm_group, cm_reference)}``.
 
     * ``COMPAS (ours) …``: Black and White from our loader under ``compas_definition``
@@ -49,11 +52,15 @@ def cps_groups(*, adult_counts: pd.DataFrame | None = None,
         ours = compas_definition_counts(compas_definition, frame=frame)
         for group in _COMPAS_GROUPS:
             groups[f"COMPAS (ours): {group}"] = (
-                ours[group].astype(float), (ours["all"] - ours[group]).astype(float))
+                ours[group].astype(float),
+                (ours["all"] - ours[group]).astype(float),
+            )
         published = {g: np.asarray(cm, float) for g, cm in seed003.COMPAS_CPS_MATRICES.items()}
         for group in _COMPAS_GROUPS:
             groups[f"COMPAS (published): {group}"] = (
-                published[group], published["all"] - published[group])
+                published[group],
+                published["all"] - published[group],
+            )
     if adult_counts is not None:
         cms = _check_frame(adult_counts)[list(CELLS)].to_numpy(dtype=np.float64)
         total = cms.sum(axis=0)
@@ -71,17 +78,30 @@ def cps_group_table(groups: dict) -> pd.DataFrame:
     >>> cps_group_table(g).loc["g"].tolist()
     [1.0, 2.0, 3.0, 4.0, 10.0, 40.0]
     """
-    rows = {label: {**dict(zip(CELLS, np.asarray(cm, float).tolist(), strict=True)),
-                    "n": float(np.sum(cm)), "reference n": float(np.sum(ref))}
-            for label, (cm, ref) in groups.items()}
+    rows = {
+        label: {
+            **dict(zip(CELLS, np.asarray(cm, float).tolist(), strict=True)),
+            "n": float(np.sum(cm)),
+            "reference n": float(np.sum(ref)),
+        }
+        for label, (cm, ref) in groups.items()
+    }
     frame = pd.DataFrame.from_dict(rows, orient="index")
     frame.index.name = "group"
     return frame
 
 
-def cps_experiment(groups: dict, *, sizes, metrics=cps.PAPER_METRICS, n_draws: int,
-                   lams=(5, 10, 20), eps=(0.0, 1e-10, 1.0), seed: int = 0,
-                   n_jobs: int = 1) -> pd.DataFrame:
+def cps_experiment(
+    groups: dict,
+    *,
+    sizes,
+    metrics=cps.PAPER_METRICS,
+    n_draws: int,
+    lams=(5, 10, 20),
+    eps=(0.0, 1e-10, 1.0),
+    seed: int = 0,
+    n_jobs: int = 1,
+) -> pd.DataFrame:
     """Sec. 4.6.2's protocol for several groups (:func:`fairbook.stats.cps.smoothing_mse`).
 
     Group ``i`` (in the order of ``groups``) uses the seed ``seed + i``.
@@ -111,17 +131,26 @@ def cps_experiment(groups: dict, *, sizes, metrics=cps.PAPER_METRICS, n_draws: i
     frames = []
     for index, (label, (cm_group, cm_ref)) in enumerate(groups.items()):
         counts = _counts(cm_group, name=f"group {label!r}")
-        table = cps.smoothing_mse(counts / counts.sum(), _counts(cm_ref, name="reference"),
-                                  sizes, metrics, n_draws=n_draws, lams=lams, eps=eps,
-                                  seed=seed + index, progress=False, n_jobs=n_jobs)
+        table = cps.smoothing_mse(
+            counts / counts.sum(),
+            _counts(cm_ref, name="reference"),
+            sizes,
+            metrics,
+            n_draws=n_draws,
+            lams=lams,
+            eps=eps,
+            seed=seed + index,
+            progress=False,
+            n_jobs=n_jobs,
+        )
         table.insert(0, "group", label)
-        reference = {name: float(compute(name, cm_ref)) for name in dict.fromkeys(
-            table["metric"])}
+        reference = {name: float(compute(name, cm_ref)) for name in dict.fromkeys(table["metric"])}
         table["reference"] = table["metric"].map(reference)
         frames.append(table)
     out = pd.concat(frames, ignore_index=True)
-    out["setting_label"] = [_setting_label(m, s) for m, s in
-                            zip(out["method"], out["setting"], strict=True)]
+    out["setting_label"] = [
+        _setting_label(m, s) for m, s in zip(out["method"], out["setting"], strict=True)
+    ]
     return out
 
 
@@ -132,12 +161,12 @@ def _setting_label(method: str, setting: float) -> str:
 
 
 def _wide(table: pd.DataFrame, column: str) -> pd.DataFrame:
-    return table.pivot_table(index=["group", "metric", "n"], columns="setting_label",
-                             values=column, aggfunc="first")
+    return table.pivot_table(
+        index=["group", "metric", "n"], columns="setting_label", values=column, aggfunc="first"
+    )
 
 
-def _below(mse: pd.DataFrame, low: pd.DataFrame, high: pd.DataFrame, a: str, b: str,
-           mask=None):
+def _below(mse: pd.DataFrame, low: pd.DataFrame, high: pd.DataFrame, a: str, b: str, mask=None):
     """(hit, valid): cells where ``a``'s MSE is below ``b``'s with the 95 % intervals
     apart, and cells where both are defined (restricted to ``mask``)."""
     valid = (mse[a].notna() & mse[b].notna()).to_numpy()
@@ -148,18 +177,27 @@ def _below(mse: pd.DataFrame, low: pd.DataFrame, high: pd.DataFrame, a: str, b: 
 
 
 #: Metrics with holes among the paper's fifteen (undefined for some matrices).
-_HOLE_METRICS = tuple(m for m in cps.PAPER_METRICS
-                      if match._family(m) not in ("binomial", "marginal benefit"))
+_HOLE_METRICS = tuple(
+    m for m in cps.PAPER_METRICS if match._family(m) not in ("binomial", "marginal benefit")
+)
 
 #: Sec. 4.6.2's comparisons: (claim, lower setting, higher setting, metrics or None = all).
 _CPS_CLAIMS = (
     ("CPS λ = 5 below raw (all metrics)", "CPS λ = 5", "raw", None),
     ("CPS λ = 20 below CPS λ = 5", "CPS λ = 20", "CPS λ = 5", None),
     ("ε = 1e-10 below raw (metrics with holes)", "ε = 1e-10", "raw", _HOLE_METRICS),
-    (f"raw below ε = 1 ({', '.join(seed003.CPS_CLAIMS['eps1_worse_than_raw'])})", "raw",
-     "ε = 1", seed003.CPS_CLAIMS["eps1_worse_than_raw"]),
-    (f"ε = 1 below CPS λ = 10 ({', '.join(seed003.CPS_CLAIMS['eps1_better_than_cps10'])})",
-     "ε = 1", "CPS λ = 10", seed003.CPS_CLAIMS["eps1_better_than_cps10"]),
+    (
+        f"raw below ε = 1 ({', '.join(seed003.CPS_CLAIMS['eps1_worse_than_raw'])})",
+        "raw",
+        "ε = 1",
+        seed003.CPS_CLAIMS["eps1_worse_than_raw"],
+    ),
+    (
+        f"ε = 1 below CPS λ = 10 ({', '.join(seed003.CPS_CLAIMS['eps1_better_than_cps10'])})",
+        "ε = 1",
+        "CPS λ = 10",
+        seed003.CPS_CLAIMS["eps1_better_than_cps10"],
+    ),
 )
 
 
@@ -196,9 +234,15 @@ def cps_claim_shares(table: pd.DataFrame) -> pd.DataFrame:
         for group in dict.fromkeys(groups):
             in_group = (groups == group) & valid
             cells = int(in_group.sum())
-            rows.append({"claim": claim, "group": group, "cells": cells,
-                         "significant": float(hit[in_group].mean()) if cells else math.nan,
-                         "point": float(point[in_group].mean()) if cells else math.nan})
+            rows.append(
+                {
+                    "claim": claim,
+                    "group": group,
+                    "cells": cells,
+                    "significant": float(hit[in_group].mean()) if cells else math.nan,
+                    "point": float(point[in_group].mean()) if cells else math.nan,
+                }
+            )
     return pd.DataFrame(rows, columns=["claim", "group", "cells", "significant", "point"])
 
 
@@ -222,20 +266,30 @@ def cps_claims(table: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for claim, part in shares.groupby("claim", sort=False):
         cells = part["cells"].sum()
-        significant = float((part["significant"] * part["cells"]).sum() / cells) \
-            if cells else math.nan
+        significant = (
+            float((part["significant"] * part["cells"]).sum() / cells) if cells else math.nan
+        )
         point = float((part["point"] * part["cells"]).sum() / cells) if cells else math.nan
-        rows.append({"quantity": claim, "paper": 1.0, "ours": significant,
-                     "note": f"{cells} (group, metric, n) cells; by point estimate "
-                             f"{point:.2f}"})
+        rows.append(
+            {
+                "quantity": claim,
+                "paper": 1.0,
+                "ours": significant,
+                "note": f"{cells} (group, metric, n) cells; by point estimate {point:.2f}",
+            }
+        )
     mse = _wide(table, "mse")
     if "CPS λ = 5" in mse and "raw" in mse:
         per_metric = mse.groupby(level=["group", "metric"])[["CPS λ = 5", "raw"]].mean()
         improved = per_metric["CPS λ = 5"] < per_metric["raw"]
-        rows.append({"quantity": "CPS λ = 5 improves the MSE averaged over sizes "
-                                 "(every group × metric)", "paper": 1.0,
-                     "ours": float(improved.mean()),
-                     "note": f"{int(improved.sum())} of {len(improved)} group × metric"})
+        rows.append(
+            {
+                "quantity": "CPS λ = 5 improves the MSE averaged over sizes (every group × metric)",
+                "paper": 1.0,
+                "ours": float(improved.mean()),
+                "note": f"{int(improved.sum())} of {len(improved)} group × metric",
+            }
+        )
     return replication_table(rows)
 
 
@@ -268,10 +322,17 @@ def cps_losses(table: pd.DataFrame) -> pd.DataFrame:
         for (group, metric), part in lost.groupby(level=["group", "metric"], sort=False):
             sizes = part.index.get_level_values("n")
             first = table[(table["group"] == group) & (table["metric"] == metric)].iloc[0]
-            rows.append({"group": group, "metric": metric, "setting": setting,
-                         "sizes_lost": len(sizes), "first_n": int(min(sizes)),
-                         "target": float(first["target"]),
-                         "reference": float(first["reference"])})
+            rows.append(
+                {
+                    "group": group,
+                    "metric": metric,
+                    "setting": setting,
+                    "sizes_lost": len(sizes),
+                    "first_n": int(min(sizes)),
+                    "target": float(first["target"]),
+                    "reference": float(first["reference"]),
+                }
+            )
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -306,7 +367,7 @@ def cps_linear_mse(score, reference, variance, n, lam):
     n = np.asarray(n, dtype=np.float64)
     lam = np.asarray(lam, dtype=np.float64)
     w = n / (n + lam)
-    return (1 - w) ** 2 * (reference - score) ** 2 + w ** 2 * variance / n
+    return (1 - w) ** 2 * (reference - score) ** 2 + w**2 * variance / n
 
 
 def _linear_variance(metric: str, p: np.ndarray) -> float:
@@ -317,8 +378,9 @@ def _linear_variance(metric: str, p: np.ndarray) -> float:
     return s * (1 - s)
 
 
-def cps_break_even(groups: dict, *, metrics=("ACC", "PREV", "PPR", "B"),
-                   lams=(5, 10, 20)) -> pd.DataFrame:
+def cps_break_even(
+    groups: dict, *, metrics=("ACC", "PREV", "PPR", "B"), lams=(5, 10, 20)
+) -> pd.DataFrame:
     """From which size on CPS is *worse* than the raw score, for the linear metrics.
 
     By :func:`cps_linear_mse`, CPS loses exactly when
@@ -359,14 +421,20 @@ def cps_break_even(groups: dict, *, metrics=("ACC", "PREV", "PPR", "B"),
         for name in names:
             score, reference = float(compute(name, group)), float(compute(name, ref))
             v = _linear_variance(name, p)
-            row = {"group": label, "metric": name, "score": score, "reference": reference,
-                   "gap": reference - score}
+            row = {
+                "group": label,
+                "metric": name,
+                "score": score,
+                "reference": reference,
+                "gap": reference - score,
+            }
             for lam in lams:
                 lam = float(lam)
                 row[f"break_even_gap_λ={lam:g}"] = math.sqrt(2 * v / lam)
                 excess = (reference - score) ** 2 / v - 2 / lam if v > 0 else math.nan
-                row[f"loses_from_n_λ={lam:g}"] = float(math.floor(1 / excess) + 1) \
-                    if excess > 0 else math.nan
+                row[f"loses_from_n_λ={lam:g}"] = (
+                    float(math.floor(1 / excess) + 1) if excess > 0 else math.nan
+                )
             rows.append(row)
     return pd.DataFrame(rows)
 
@@ -386,10 +454,14 @@ def cps_summary(table: pd.DataFrame, *, group: str | None = None) -> pd.DataFram
     part = table if group is None else table[table["group"] == group]
     if part.empty:
         raise ValueError(f"no rows for group {group!r}")
-    mse = part.pivot_table(index=["group", "metric"], columns="setting_label", values="mse",
-                           aggfunc="mean", sort=False)
-    order = [c for c in ("raw", "ε = 1e-10", "ε = 1", "CPS λ = 5", "CPS λ = 10", "CPS λ = 20")
-             if c in mse]
+    mse = part.pivot_table(
+        index=["group", "metric"], columns="setting_label", values="mse", aggfunc="mean", sort=False
+    )
+    order = [
+        c
+        for c in ("raw", "ε = 1e-10", "ε = 1", "CPS λ = 5", "CPS λ = 10", "CPS λ = 20")
+        if c in mse
+    ]
     rel = mse[order].div(mse["raw"], axis=0) if "raw" in mse else mse[order]
     rel.insert(0, "raw MSE", mse["raw"] if "raw" in mse else np.nan)
     smallest = part[(part["n"] == part["n"].min()) & (part["setting_label"] == "raw")]
@@ -426,8 +498,11 @@ def plot_mse(table: pd.DataFrame, *, group: str, metrics, settings_shown=None, a
     part = table[table["group"] == group]
     if part.empty:
         raise ValueError(f"no rows for group {group!r}")
-    shown = list(dict.fromkeys(part["setting_label"])) if settings_shown is None \
+    shown = (
+        list(dict.fromkeys(part["setting_label"]))
+        if settings_shown is None
         else list(settings_shown)
+    )
     if axes is None:
         _, axes = plt.subplots(1, len(names), figsize=(3.6 * len(names), 3.3), squeeze=False)
         axes = axes[0]
@@ -438,8 +513,7 @@ def plot_mse(table: pd.DataFrame, *, group: str, metrics, settings_shown=None, a
             if sub.empty:
                 continue
             ax.plot(sub["n"], sub["mse"], color=f"C{colour}", lw=1.2, label=label)
-            ax.fill_between(sub["n"], sub["ci_low"], sub["ci_high"], color=f"C{colour}",
-                            alpha=0.25)
+            ax.fill_between(sub["n"], sub["ci_low"], sub["ci_high"], color=f"C{colour}", alpha=0.25)
         ax.set_yscale("log")
         ax.set_title(name)
         ax.set_xlabel("group size n")
@@ -448,8 +522,9 @@ def plot_mse(table: pd.DataFrame, *, group: str, metrics, settings_shown=None, a
     return axes
 
 
-def full_profile_cost(n_groups: int, *, n_settings: int = 6, sizes: int = 145,
-                      root=None) -> pd.DataFrame:
+def full_profile_cost(
+    n_groups: int, *, n_settings: int = 6, sizes: int = 145, root=None
+) -> pd.DataFrame:
     """Wall time of the full CPS protocol, extrapolated from the measured benchmark.
 
     Reads ``benchmarks/results/bench_cps.json`` (the paper's six settings, extrapolated
@@ -484,8 +559,9 @@ def full_profile_cost(n_groups: int, *, n_settings: int = 6, sizes: int = 145,
 
             root = find_root()
         except Exception:  # noqa: BLE001 - no book root: no estimate
-            return pd.DataFrame(columns=["benchmark", "seconds_per_group", "seconds_total",
-                                         "minutes_total"])
+            return pd.DataFrame(
+                columns=["benchmark", "seconds_per_group", "seconds_total", "minutes_total"]
+            )
     folder = Path(root) / "benchmarks" / "results"
     rows = []
     for name in ("bench_cps.json", "bench_cps_full.json"):
@@ -496,13 +572,19 @@ def full_profile_cost(n_groups: int, *, n_settings: int = 6, sizes: int = 145,
         for result in data.get("results", []):
             if result.get("n_jobs") != 1:
                 continue
-            per_setting = result["seconds_full_scale"] / (len(result.get("lams", []))
-                                                          + len(result.get("eps", [])))
+            per_setting = result["seconds_full_scale"] / (
+                len(result.get("lams", [])) + len(result.get("eps", []))
+            )
             per_group = per_setting * n_settings * sizes / 145
-            rows.append({"benchmark": f"{name}: {result['config']}"
-                                      f"{' (extrapolated)' if result.get('extrapolated') else ''}",
-                         "seconds_per_group": per_group,
-                         "seconds_total": per_group * n_groups,
-                         "minutes_total": per_group * n_groups / 60})
-    return pd.DataFrame(rows, columns=["benchmark", "seconds_per_group", "seconds_total",
-                                       "minutes_total"])
+            rows.append(
+                {
+                    "benchmark": f"{name}: {result['config']}"
+                    f"{' (extrapolated)' if result.get('extrapolated') else ''}",
+                    "seconds_per_group": per_group,
+                    "seconds_total": per_group * n_groups,
+                    "minutes_total": per_group * n_groups / 60,
+                }
+            )
+    return pd.DataFrame(
+        rows, columns=["benchmark", "seconds_per_group", "seconds_total", "minutes_total"]
+    )

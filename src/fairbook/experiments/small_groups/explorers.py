@@ -21,9 +21,17 @@ from ._common import _counts, _metric, _sizes
 from .match_tables import match_pvalues
 
 
-def sampling_distribution(cm_group, cm_ref, metric: str, n: int, *, eps: float = 1e-10,
-                          lam: float = 5.0, n_draws: int = 2_000,
-                          seed: int = 0) -> pd.DataFrame:
+def sampling_distribution(
+    cm_group,
+    cm_ref,
+    metric: str,
+    n: int,
+    *,
+    eps: float = 1e-10,
+    lam: float = 5.0,
+    n_draws: int = 2_000,
+    seed: int = 0,
+) -> pd.DataFrame:
     """Scores of ``n_draws`` groups of size ``n`` drawn from ``cm_group``'s proportions:
     raw, additively smoothed (ε) and CPS-smoothed towards ``cm_ref`` (λ).
 
@@ -45,14 +53,24 @@ def sampling_distribution(cm_group, cm_ref, metric: str, n: int, *, eps: float =
     n = _sizes([n])[0]
     rng = np.random.default_rng(np.random.SeedSequence([seed, n]))
     draws = rng.multinomial(n, counts / counts.sum(), size=int(n_draws)).astype(np.float64)
-    frame = pd.DataFrame({
-        "raw": compute(key, draws),
-        "additive": compute(key, cps.additive(draws, eps)),
-        "cps": compute(key, cps.smooth(draws, ref, lam)),
-    })
-    frame.attrs.update({"target": float(compute(key, counts)),
-                        "reference": float(compute(key, ref)), "metric": key, "n": n,
-                        "eps": float(eps), "lam": float(lam), "draws": draws})
+    frame = pd.DataFrame(
+        {
+            "raw": compute(key, draws),
+            "additive": compute(key, cps.additive(draws, eps)),
+            "cps": compute(key, cps.smooth(draws, ref, lam)),
+        }
+    )
+    frame.attrs.update(
+        {
+            "target": float(compute(key, counts)),
+            "reference": float(compute(key, ref)),
+            "metric": key,
+            "n": n,
+            "eps": float(eps),
+            "lam": float(lam),
+            "draws": draws,
+        }
+    )
     return frame
 
 
@@ -79,8 +97,7 @@ def sampling_summary(frame: pd.DataFrame, cm_group, cm_ref, *, alpha: float = 0.
     for column in ("raw", "additive", "cps"):
         values = frame[column].to_numpy()
         defined = values[~np.isnan(values)]
-        out[f"mse_{column}"] = float(np.mean((defined - target) ** 2)) if defined.size \
-            else math.nan
+        out[f"mse_{column}"] = float(np.mean((defined - target) ** 2)) if defined.size else math.nan
         out[f"undefined_{column}"] = 1 - defined.size / values.size
     methods = match.methods_for(key)
     full_n = int(round(group.sum()))
@@ -100,8 +117,9 @@ def sampling_summary(frame: pd.DataFrame, cm_group, cm_ref, *, alpha: float = 0.
     return out
 
 
-def monte_carlo_pvalue(metric: str, cm_obs, p_ref, *, n_draws: int = 20_000,
-                       seed: int = 0) -> float:
+def monte_carlo_pvalue(
+    metric: str, cm_obs, p_ref, *, n_draws: int = 20_000, seed: int = 0
+) -> float:
     """Two-sided MATCH p-value by Monte Carlo, for metrics without an exact law at large n.
 
     Draws ``n_draws`` groups of ``n = sum(cm_obs)`` from ``p_ref`` and returns
@@ -150,12 +168,16 @@ def _space_view(metric: str, n: int) -> str:
     right.set_xlabel(metric)
     right.set_ylabel("share of defined M(n)")
     right.set_title(f"{metric} over M({n})")
-    facts = pd.DataFrame({"value": {
-        "N(n) = C(n+3, 3)": combinatorics.n_confusion_matrices(n),
-        "matrices enumerated": len(cms),
-        f"holes of {metric}": holes,
-        f"distinct values of {metric}": int(np.unique(np.round(defined, 12)).size),
-    }})
+    facts = pd.DataFrame(
+        {
+            "value": {
+                "N(n) = C(n+3, 3)": combinatorics.n_confusion_matrices(n),
+                "matrices enumerated": len(cms),
+                f"holes of {metric}": holes,
+                f"distinct values of {metric}": int(np.unique(np.round(defined, 12)).size),
+            }
+        }
+    )
     return facts.to_html() + figure_html(fig)
 
 
@@ -185,13 +207,15 @@ def space_explorer(*, metric: str = "ACC", n: int = 10, n_max: int = 60):
     return widgets.VBox([widgets.HBox([menu, slider]), output])
 
 
-def _smoothing_view(groups: dict, group: str, metric: str, n: int, eps: float, lam: float,
-                    n_draws: int, seed: int) -> str:
+def _smoothing_view(
+    groups: dict, group: str, metric: str, n: int, eps: float, lam: float, n_draws: int, seed: int
+) -> str:
     import matplotlib.pyplot as plt
 
     cm_group, cm_ref = groups[group]
-    frame = sampling_distribution(cm_group, cm_ref, metric, n, eps=eps, lam=lam,
-                                  n_draws=n_draws, seed=seed)
+    frame = sampling_distribution(
+        cm_group, cm_ref, metric, n, eps=eps, lam=lam, n_draws=n_draws, seed=seed
+    )
     summary = sampling_summary(frame, cm_group, cm_ref)
     fig, ax = plt.subplots(figsize=(7, 3))
     labels = {"raw": "raw", "additive": f"ε = {eps:g}", "cps": f"CPS λ = {lam:g}"}
@@ -204,23 +228,37 @@ def _smoothing_view(groups: dict, group: str, metric: str, n: int, eps: float, l
     ax.axvline(frame.attrs["reference"], color="grey", ls=":", lw=1, label="reference")
     ax.set_xlabel(f"{metric} of groups of size {n}")
     ax.legend(fontsize=7)
-    facts = pd.DataFrame({"value": {
-        "full-group score": frame.attrs["target"],
-        "reference score": frame.attrs["reference"],
-        "MSE raw (defined draws)": summary["mse_raw"],
-        f"MSE ε = {eps:g}": summary["mse_additive"],
-        f"MSE CPS λ = {lam:g}": summary["mse_cps"],
-        "share of raw draws undefined": summary["undefined_raw"],
-        "MATCH p-value, whole group vs reference": summary["match_p_full_group"],
-        f"MATCH power at n = {n} (p < 0.05)": summary["match_power_at_n"],
-    }})
-    return facts.to_html(float_format=lambda v: f"{v:.4f}", na_rep="undefined (NaN)") + \
-        figure_html(fig)
+    facts = pd.DataFrame(
+        {
+            "value": {
+                "full-group score": frame.attrs["target"],
+                "reference score": frame.attrs["reference"],
+                "MSE raw (defined draws)": summary["mse_raw"],
+                f"MSE ε = {eps:g}": summary["mse_additive"],
+                f"MSE CPS λ = {lam:g}": summary["mse_cps"],
+                "share of raw draws undefined": summary["undefined_raw"],
+                "MATCH p-value, whole group vs reference": summary["match_p_full_group"],
+                f"MATCH power at n = {n} (p < 0.05)": summary["match_power_at_n"],
+            }
+        }
+    )
+    return facts.to_html(float_format=lambda v: f"{v:.4f}", na_rep="undefined (NaN)") + figure_html(
+        fig
+    )
 
 
-def smoothing_explorer(groups: dict, *, metrics=cps.PAPER_METRICS, metric: str = "MCC",
-                       group: str | None = None, n: int = 20, eps: float = 1e-10,
-                       lam: float = 5.0, n_draws: int = 2_000, seed: int = 0):
+def smoothing_explorer(
+    groups: dict,
+    *,
+    metrics=cps.PAPER_METRICS,
+    metric: str = "MCC",
+    group: str | None = None,
+    n: int = 20,
+    eps: float = 1e-10,
+    lam: float = 5.0,
+    n_draws: int = 2_000,
+    seed: int = 0,
+):
     """Widget: pick metric, group, ``n``, ε and λ; see the sampling distribution of the
     raw, ε-smoothed and CPS-smoothed score and the MATCH p-value.
 
@@ -244,23 +282,40 @@ def smoothing_explorer(groups: dict, *, metrics=cps.PAPER_METRICS, metric: str =
     chosen = labels[0] if group is None else group
     if chosen not in groups:
         raise ValueError(f"unknown group {chosen!r}; choose one of {labels}")
-    metric_menu = widgets.Dropdown(options=[_metric(m) for m in metrics],
-                                   value=_metric(metric), description="metric")
+    metric_menu = widgets.Dropdown(
+        options=[_metric(m) for m in metrics], value=_metric(metric), description="metric"
+    )
     group_menu = widgets.Dropdown(options=labels, value=chosen, description="group")
     size = widgets.IntSlider(value=int(n), min=2, max=150, description="n")
-    eps_menu = widgets.Dropdown(options=[0.0, 1e-10, 1e-3, 0.5, 1.0], value=float(eps),
-                                description="ε")
-    lam_slider = widgets.FloatSlider(value=float(lam), min=0.0, max=50.0, step=1.0,
-                                     description="λ")
+    eps_menu = widgets.Dropdown(
+        options=[0.0, 1e-10, 1e-3, 0.5, 1.0], value=float(eps), description="ε"
+    )
+    lam_slider = widgets.FloatSlider(value=float(lam), min=0.0, max=50.0, step=1.0, description="λ")
     output = widgets.HTML()
 
     def refresh(_=None):
-        output.value = _smoothing_view(groups, group_menu.value, metric_menu.value,
-                                       size.value, eps_menu.value, lam_slider.value,
-                                       n_draws, seed)
+        output.value = _smoothing_view(
+            groups,
+            group_menu.value,
+            metric_menu.value,
+            size.value,
+            eps_menu.value,
+            lam_slider.value,
+            n_draws,
+            seed,
+        )
 
     for control in (metric_menu, group_menu, size, eps_menu, lam_slider):
         control.observe(refresh, names="value")
     refresh()
-    return widgets.VBox([widgets.VBox([widgets.HBox([metric_menu, group_menu]),
-                                       widgets.HBox([size, eps_menu, lam_slider])]), output])
+    return widgets.VBox(
+        [
+            widgets.VBox(
+                [
+                    widgets.HBox([metric_menu, group_menu]),
+                    widgets.HBox([size, eps_menu, lam_slider]),
+                ]
+            ),
+            output,
+        ]
+    )

@@ -20,8 +20,9 @@ from fairbook.stats import combinatorics
 from ._common import _axes, _bound_rows, _sizes
 
 
-def theorem_4_3_replication(n_values=(1, 2, 3, 10, 30, 60),
-                            te_pairs=((1, 1), (2, 1), (3, 3), (5, 2))) -> pd.DataFrame:
+def theorem_4_3_replication(
+    n_values=(1, 2, 3, 10, 30, 60), te_pairs=((1, 1), (2, 1), (3, 3), (5, 2))
+) -> pd.DataFrame:
     """Theorem 4.3 as printed beside the enumeration, one row per family and ``n``.
 
     Exact counts (binomial, F1, joint-ratio, MCC, treatment equality) get the usual
@@ -49,38 +50,67 @@ def theorem_4_3_replication(n_values=(1, 2, 3, 10, 30, 60),
     exact_rows, bound_rows = [], []
     for n in _sizes(n_values):
         counts = combinatorics.hole_counts(n, ["ACC", "F1", "TPR", "MCC", "PT"])
-        for family, name in (("binomial metrics", "ACC"), ("F1", "F1"),
-                             ("joint-ratio metrics", "TPR"), ("MCC", "MCC")):
-            exact_rows.append({
-                "quantity": f"{family} holes, n = {n}",
-                "paper": combinatorics.hole_count_closed_form(name, n),
-                "ours": counts[name], "decimals": 0,
-                "note": f"{seed003.THEOREM_4_3[_THM_KEY[family]]}; enumerated with {name}"})
+        for family, name in (
+            ("binomial metrics", "ACC"),
+            ("F1", "F1"),
+            ("joint-ratio metrics", "TPR"),
+            ("MCC", "MCC"),
+        ):
+            exact_rows.append(
+                {
+                    "quantity": f"{family} holes, n = {n}",
+                    "paper": combinatorics.hole_count_closed_form(name, n),
+                    "ours": counts[name],
+                    "decimals": 0,
+                    "note": f"{seed003.THEOREM_4_3[_THM_KEY[family]]}; enumerated with {name}",
+                }
+            )
         lower, upper = combinatorics.pt_hole_bounds(n)
-        bound_rows.append({"quantity": f"PT holes, n = {n} (lower bound)", "paper": lower,
-                           "ours": counts["PT"], "kind": "lower", "decimals": 0,
-                           "note": "2n + 2"})
+        bound_rows.append(
+            {
+                "quantity": f"PT holes, n = {n} (lower bound)",
+                "paper": lower,
+                "ours": counts["PT"],
+                "kind": "lower",
+                "decimals": 0,
+                "note": "2n + 2",
+            }
+        )
         if upper is not None:
-            bound_rows.append({"quantity": f"PT holes, n = {n} (upper bound)",
-                               "paper": upper, "ours": counts["PT"], "kind": "upper",
-                               "decimals": 1,
-                               "note": "e^γ n log log n + 0.6483 n / log log n (Robin); "
-                                       "exact: 2n + 1 + Σ_{d|n} φ(d) n/d = "
-                                       f"{combinatorics.pt_hole_count_closed_form(n)}"})
+            bound_rows.append(
+                {
+                    "quantity": f"PT holes, n = {n} (upper bound)",
+                    "paper": upper,
+                    "ours": counts["PT"],
+                    "kind": "upper",
+                    "decimals": 1,
+                    "note": "e^γ n log log n + 0.6483 n / log log n (Robin); "
+                    "exact: 2n + 1 + Σ_{d|n} φ(d) n/d = "
+                    f"{combinatorics.pt_hole_count_closed_form(n)}",
+                }
+            )
     for n1, n2 in te_pairs:
-        exact_rows.append({
-            "quantity": f"TE holes, n1 = {n1}, n2 = {n2}",
-            "paper": combinatorics.te_hole_count_closed_form(n1, n2, as_printed=True),
-            "ours": combinatorics.te_hole_count(n1, n2), "decimals": 0,
-            "note": "all pairs enumerated; A·N(n2) + N(n1)·B − A·B = "
-                    f"{combinatorics.te_hole_count_closed_form(n1, n2)}"})
+        exact_rows.append(
+            {
+                "quantity": f"TE holes, n1 = {n1}, n2 = {n2}",
+                "paper": combinatorics.te_hole_count_closed_form(n1, n2, as_printed=True),
+                "ours": combinatorics.te_hole_count(n1, n2),
+                "decimals": 0,
+                "note": "all pairs enumerated; A·N(n2) + N(n1)·B − A·B = "
+                f"{combinatorics.te_hole_count_closed_form(n1, n2)}",
+            }
+        )
     exact = replication_table(exact_rows)
     bounds = _bound_rows(bound_rows)
     return pd.concat([exact, bounds], ignore_index=True)
 
 
-_THM_KEY = {"binomial metrics": "Binomial metrics", "F1": "F1",
-            "joint-ratio metrics": "Joint ratio metrics", "MCC": "MCC"}
+_THM_KEY = {
+    "binomial metrics": "Binomial metrics",
+    "F1": "F1",
+    "joint-ratio metrics": "Joint ratio metrics",
+    "MCC": "MCC",
+}
 
 
 def pt_hole_table(n_max: int = 60) -> pd.DataFrame:
@@ -100,16 +130,19 @@ def pt_hole_table(n_max: int = 60) -> pd.DataFrame:
     [48.0, 22.6]
     """
     table = combinatorics.theorem_4_3_table(n_max, metrics=["PT"])
-    out = pd.DataFrame({
-        "n": table["n"].to_numpy(),
-        "holes": table["enumerated"].to_numpy(),
-        "mcc_holes": 4 * table["n"].to_numpy(),
-        "lower": table["lower_bound"].astype(float).to_numpy(),
-        "upper": table["upper_bound"].astype(float).to_numpy(),
-        "holds_upper": table["holds_upper"].to_numpy(),
-    })
-    out.insert(2, "closed_form", [combinatorics.pt_hole_count_closed_form(int(k))
-                                  for k in out["n"]])
+    out = pd.DataFrame(
+        {
+            "n": table["n"].to_numpy(),
+            "holes": table["enumerated"].to_numpy(),
+            "mcc_holes": 4 * table["n"].to_numpy(),
+            "lower": table["lower_bound"].astype(float).to_numpy(),
+            "upper": table["upper_bound"].astype(float).to_numpy(),
+            "holds_upper": table["holds_upper"].to_numpy(),
+        }
+    )
+    out.insert(
+        2, "closed_form", [combinatorics.pt_hole_count_closed_form(int(k)) for k in out["n"]]
+    )
     n = out["n"].to_numpy(dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         out["holes_per_n_log_n"] = np.where(n > 1, out["holes"] / (n * np.log(n)), np.nan)
@@ -168,28 +201,50 @@ def mcc_limit_paths(n: int = 10, scales=(1e-2, 1e-4, 1e-6, 1e-8)) -> pd.DataFram
     if n < 2:
         raise ValueError(f"n must be >= 2, got {n}")
     rows = []
-    edge_paths = {"into TP": (1.0, 0.0), "into FN": (0.0, 1.0), "into both": (1.0, 1.0),
-                  "into TP, 3× FN": (1.0, 3.0)}
-    corner_paths = {"into TN": (0.0, 0.0, 1.0), "into FN, FP": (1.0, 1.0, 0.0),
-                    "into FN, FP, TN": (1.0, 1.0, 1.0), "into FN, 4× TN": (1.0, 0.0, 4.0)}
+    edge_paths = {
+        "into TP": (1.0, 0.0),
+        "into FN": (0.0, 1.0),
+        "into both": (1.0, 1.0),
+        "into TP, 3× FN": (1.0, 3.0),
+    }
+    corner_paths = {
+        "into TN": (0.0, 0.0, 1.0),
+        "into FN, FP": (1.0, 1.0, 0.0),
+        "into FN, FP, TN": (1.0, 1.0, 1.0),
+        "into FN, 4× TN": (1.0, 0.0, 4.0),
+    }
     for t in scales:
         t = float(t)
         if not t > 0:
             raise ValueError(f"scales must be > 0, got {t}")
         for label, (a, b) in edge_paths.items():
             cm = np.array([a * t, b * t, n / 2, n / 2])
-            rows.append({"hole": "edge TP = FN = 0", "direction": label, "t": t,
-                         **dict(zip(CELLS, cm.tolist(), strict=True)),
-                         "MCC": float(compute("MCC", cm)), "limit": 0.0})
+            rows.append(
+                {
+                    "hole": "edge TP = FN = 0",
+                    "direction": label,
+                    "t": t,
+                    **dict(zip(CELLS, cm.tolist(), strict=True)),
+                    "MCC": float(compute("MCC", cm)),
+                    "limit": 0.0,
+                }
+            )
         for label, (a, b, c) in corner_paths.items():
             cm = np.array([n - (a + b + c) * t, a * t, b * t, c * t])
             limit = c / math.sqrt((c + b) * (c + a)) if (c + b) * (c + a) > 0 else math.nan
-            rows.append({"hole": "corner TP = n", "direction": label, "t": t,
-                         **dict(zip(CELLS, cm.tolist(), strict=True)),
-                         "MCC": float(compute("MCC", cm)), "limit": limit})
-    return pd.DataFrame(rows).sort_values(["hole", "direction", "t"], ascending=[True, True,
-                                                                                  False],
-                                          ignore_index=True)
+            rows.append(
+                {
+                    "hole": "corner TP = n",
+                    "direction": label,
+                    "t": t,
+                    **dict(zip(CELLS, cm.tolist(), strict=True)),
+                    "MCC": float(compute("MCC", cm)),
+                    "limit": limit,
+                }
+            )
+    return pd.DataFrame(rows).sort_values(
+        ["hole", "direction", "t"], ascending=[True, True, False], ignore_index=True
+    )
 
 
 def mcc_limit_table(paths: pd.DataFrame) -> pd.DataFrame:

@@ -47,18 +47,30 @@ def worked_example() -> pd.DataFrame:
     z = (k + 0.5 - mu) / sigma
     normal = match.cdf("ACC", cm, p_ref, method="normal")
     exact = match.cdf("ACC", cm, p_ref, method="exact")
-    return replication_table([
-        {"quantity": "k = n S_obs", "paper": ex["k"], "ours": k, "decimals": 0},
-        {"quantity": "μ = np", "paper": ex["mu"], "ours": mu},
-        {"quantity": "σ = √(npq)", "paper": ex["sigma"], "ours": sigma},
-        {"quantity": "z (with continuity correction)", "paper": ex["z"], "ours": z},
-        {"quantity": "P(S ≤ 0.80) ≈ Φ(z)", "paper": ex["cdf"], "ours": normal,
-         "note": f"exact binomial CDF: {exact:.4f}"},
-    ])
+    return replication_table(
+        [
+            {"quantity": "k = n S_obs", "paper": ex["k"], "ours": k, "decimals": 0},
+            {"quantity": "μ = np", "paper": ex["mu"], "ours": mu},
+            {"quantity": "σ = √(npq)", "paper": ex["sigma"], "ours": sigma},
+            {"quantity": "z (with continuity correction)", "paper": ex["z"], "ours": z},
+            {
+                "quantity": "P(S ≤ 0.80) ≈ Φ(z)",
+                "paper": ex["cdf"],
+                "ours": normal,
+                "note": f"exact binomial CDF: {exact:.4f}",
+            },
+        ]
+    )
 
 
-def moments_table(p_ref=match.FIG_4_3_P_REF, *, metrics=("ACC", "B"), sizes=range(2, 201),
-                  n_draws: int = 10_000, seed: int = 0) -> pd.DataFrame:
+def moments_table(
+    p_ref=match.FIG_4_3_P_REF,
+    *,
+    metrics=("ACC", "B"),
+    sizes=range(2, 201),
+    n_draws: int = 10_000,
+    seed: int = 0,
+) -> pd.DataFrame:
     """Fig. 4.3's skewness and kurtosis, exact and by Monte Carlo, as ``n`` grows.
 
     Exact moments come from :func:`fairbook.stats.match.metric_moments`; the paper drew one
@@ -103,10 +115,18 @@ def moments_table(p_ref=match.FIG_4_3_P_REF, *, metrics=("ACC", "B"), sizes=rang
                 if values.size > 3 and values.std() > 0:
                     mc_skew = float(stats.skew(values))
                     mc_kurt = float(stats.kurtosis(values))
-            rows.append({"metric": name, "n": n, "mean": exact["mean"],
-                         "variance": exact["variance"], "skewness": exact["skewness"],
-                         "excess_kurtosis": exact["excess_kurtosis"],
-                         "mc_skewness": mc_skew, "mc_excess_kurtosis": mc_kurt})
+            rows.append(
+                {
+                    "metric": name,
+                    "n": n,
+                    "mean": exact["mean"],
+                    "variance": exact["variance"],
+                    "skewness": exact["skewness"],
+                    "excess_kurtosis": exact["excess_kurtosis"],
+                    "mc_skewness": mc_skew,
+                    "mc_excess_kurtosis": mc_kurt,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -130,14 +150,24 @@ def fig_4_3_claims(moments: pd.DataFrame) -> pd.DataFrame:
         skew = part["skewness"].abs().to_numpy()
         kurt = part["excess_kurtosis"].to_numpy()
         first, last = part.iloc[0], part.iloc[-1]
-        rows.append({"quantity": f"{metric}: |skewness| decreases with n",
-                     "paper": 1.0, "ours": float(np.mean(np.diff(skew) < 0)),
-                     "note": f"share of steps; skewness {first.skewness:.3f} at n = "
-                             f"{first.n} → {last.skewness:.3f} at n = {last.n}"})
-        rows.append({"quantity": f"{metric}: kurtosis increases with n",
-                     "paper": 1.0, "ours": float(np.mean(np.diff(kurt) > 0)),
-                     "note": f"share of steps; excess kurtosis {first.excess_kurtosis:.3f} "
-                             f"→ {last.excess_kurtosis:.3f} (normal: 0)"})
+        rows.append(
+            {
+                "quantity": f"{metric}: |skewness| decreases with n",
+                "paper": 1.0,
+                "ours": float(np.mean(np.diff(skew) < 0)),
+                "note": f"share of steps; skewness {first.skewness:.3f} at n = "
+                f"{first.n} → {last.skewness:.3f} at n = {last.n}",
+            }
+        )
+        rows.append(
+            {
+                "quantity": f"{metric}: kurtosis increases with n",
+                "paper": 1.0,
+                "ours": float(np.mean(np.diff(kurt) > 0)),
+                "note": f"share of steps; excess kurtosis {first.excess_kurtosis:.3f} "
+                f"→ {last.excess_kurtosis:.3f} (normal: 0)",
+            }
+        )
     return replication_table(rows)
 
 
@@ -156,8 +186,7 @@ def plot_pmfs(metric: str, p_ref=match.FIG_4_3_P_REF, *, sizes=(5, 10, 30, 100),
     for colour, n in enumerate(_sizes(sizes)):
         dist = match.distribution(key, p_ref, n)
         step = np.min(np.diff(dist.values)) if dist.values.size > 1 else 1.0
-        ax.plot(dist.values, dist.probs / step, "o", ms=2.5, color=f"C{colour}",
-                label=f"n = {n}")
+        ax.plot(dist.values, dist.probs / step, "o", ms=2.5, color=f"C{colour}", label=f"n = {n}")
         mean = dist.probs @ dist.values
         sd = math.sqrt(dist.probs @ (dist.values - mean) ** 2)
         grid = np.linspace(dist.values.min(), dist.values.max(), 300)
@@ -187,8 +216,15 @@ def plot_moments(moments: pd.DataFrame, *, axes=None):
         for ax, column in zip(axes, ("skewness", "excess_kurtosis"), strict=True):
             ax.plot(part["n"], part[column], color=f"C{colour}", label=f"{metric} exact")
             if part[f"mc_{column}"].notna().any():
-                ax.plot(part["n"], part[f"mc_{column}"], ".", ms=2, alpha=0.5,
-                        color=f"C{colour}", label=f"{metric} Monte Carlo")
+                ax.plot(
+                    part["n"],
+                    part[f"mc_{column}"],
+                    ".",
+                    ms=2,
+                    alpha=0.5,
+                    color=f"C{colour}",
+                    label=f"{metric} Monte Carlo",
+                )
     for ax, label in zip(axes, ("skewness", "excess kurtosis"), strict=True):
         ax.axhline(0, color="k", lw=0.5)
         ax.set_xlabel("n")
@@ -223,8 +259,9 @@ _APPROXIMATIONS = (
 )
 
 
-def approximation_errors(p_ref=match.FIG_4_3_P_REF, *, sizes=(5, 10, 20, 50, 100, 300),
-                         max_observed_beta_n: int = 300) -> pd.DataFrame:
+def approximation_errors(
+    p_ref=match.FIG_4_3_P_REF, *, sizes=(5, 10, 20, 50, 100, 300), max_observed_beta_n: int = 300
+) -> pd.DataFrame:
     """Largest CDF error of every approximation of Sec. 4.5 against the exact law.
 
     Rows: ACC (normal, Peizer–Pratt), B (normal with the ``n`` factors restored, Eq. 4.29
@@ -264,8 +301,14 @@ def approximation_errors(p_ref=match.FIG_4_3_P_REF, *, sizes=(5, 10, 20, 50, 100
             rows.append({"metric": metric, "method": label, "n": n, "error": error})
         for metric in ("ACC", "B"):
             for c0 in seed003.BERRY_ESSEEN_C0:
-                rows.append({"metric": metric, "method": f"Berry–Esseen bound, C0 = {c0}",
-                             "n": n, "error": match.berry_esseen_bound(p, n, metric, c0=c0)})
+                rows.append(
+                    {
+                        "metric": metric,
+                        "method": f"Berry–Esseen bound, C0 = {c0}",
+                        "n": n,
+                        "error": match.berry_esseen_bound(p, n, metric, c0=c0),
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -282,8 +325,9 @@ def plot_approximation_errors(errors: pd.DataFrame, *, axes=None):
 
     metrics = list(dict.fromkeys(errors["metric"]))
     if axes is None:
-        _, axes = plt.subplots(1, len(metrics), figsize=(3.6 * len(metrics), 3.4),
-                               squeeze=False, sharey=True)
+        _, axes = plt.subplots(
+            1, len(metrics), figsize=(3.6 * len(metrics), 3.4), squeeze=False, sharey=True
+        )
         axes = axes[0]
     for ax, metric in zip(axes, metrics, strict=False):
         part = errors[errors["metric"] == metric]
@@ -300,8 +344,9 @@ def plot_approximation_errors(errors: pd.DataFrame, *, axes=None):
     return axes
 
 
-def peizer_pratt_check(*, sizes=(5, 10, 20, 50, 100, 300),
-                       probs=(0.05, 0.1, 0.3, 0.5, 0.7, 0.9)) -> pd.DataFrame:
+def peizer_pratt_check(
+    *, sizes=(5, 10, 20, 50, 100, 300), probs=(0.05, 0.1, 0.3, 0.5, 0.7, 0.9)
+) -> pd.DataFrame:
     """Peizer–Pratt's 0.1 % claim for the binomial: error where ``min(x + 1, n − x) >= 2``.
 
     Parameters
@@ -331,13 +376,19 @@ def peizer_pratt_check(*, sizes=(5, 10, 20, 50, 100, 300),
                 raise ValueError(f"probs must lie in (0, 1), got {prob}")
             # PPR = (TP + FP)/n is Binomial(n, prob) under this reference
             p_ref = [prob / 2, (1 - prob) / 2, prob / 2, (1 - prob) / 2]
-            _, curve = match.approximation_error("PPR", p_ref, n, method="peizer_pratt",
-                                                 return_curve=True)
+            _, curve = match.approximation_error(
+                "PPR", p_ref, n, method="peizer_pratt", return_curve=True
+            )
             x = np.round(curve["score"].to_numpy() * n)
-            inside = (np.minimum(x + 1, n - x) >= 2)
-            rows.append({"n": n, "p": prob,
-                         "error_in_range": float(curve["abs_error"][inside].max()),
-                         "error_all": float(curve["abs_error"].max())})
+            inside = np.minimum(x + 1, n - x) >= 2
+            rows.append(
+                {
+                    "n": n,
+                    "p": prob,
+                    "error_in_range": float(curve["abs_error"][inside].max()),
+                    "error_all": float(curve["abs_error"].max()),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -358,29 +409,56 @@ def approximation_claims(errors: pd.DataFrame, pp_check: pd.DataFrame) -> pd.Dat
     ['upper bound holds', 'upper bound fails']
     """
     bound = seed003.PEIZER_PRATT_MAX_ERROR
-    rows = [{"quantity": "Peizer–Pratt, binomial metrics, min(x+1, n−x) ≥ 2: max error",
-             "paper": bound, "ours": float(pp_check["error_in_range"].max()),
-             "kind": "upper", "decimals": 3,
-             "note": f"over n ∈ {sorted(set(pp_check.n))}, p ∈ {sorted(set(pp_check.p))}"}]
+    rows = [
+        {
+            "quantity": "Peizer–Pratt, binomial metrics, min(x+1, n−x) ≥ 2: max error",
+            "paper": bound,
+            "ours": float(pp_check["error_in_range"].max()),
+            "kind": "upper",
+            "decimals": 3,
+            "note": f"over n ∈ {sorted(set(pp_check.n))}, p ∈ {sorted(set(pp_check.p))}",
+        }
+    ]
     b_pp = errors[(errors.metric == "B") & errors.method.str.startswith("Peizer")]
     for _, row in b_pp.iloc[[0, -1]].iterrows():
-        rows.append({"quantity": f"Peizer–Pratt for B (Table 4.1), n = {row.n}: max error",
-                     "paper": bound, "ours": row.error, "kind": "upper", "decimals": 3,
-                     "note": "x = k_FP − k_FN, p = p+ − p−, q = p0 is not a binomial law"})
+        rows.append(
+            {
+                "quantity": f"Peizer–Pratt for B (Table 4.1), n = {row.n}: max error",
+                "paper": bound,
+                "ours": row.error,
+                "kind": "upper",
+                "decimals": 3,
+                "note": "x = k_FP − k_FN, p = p+ − p−, q = p0 is not a binomial law",
+            }
+        )
     for metric, method in (("ACC", "normal (Eq. 4.18)"), ("B", "normal (Thm 4.8, n restored)")):
         part = errors[(errors.metric == metric) & (errors.method == method)].set_index("n")
-        be = errors[(errors.metric == metric)
-                    & (errors.method == "Berry–Esseen bound, C0 = 0.56")].set_index("n")
+        be = errors[
+            (errors.metric == metric) & (errors.method == "Berry–Esseen bound, C0 = 0.56")
+        ].set_index("n")
         ratio = (part["error"] / be["error"]).dropna()
-        rows.append({"quantity": f"{metric}: normal error / Berry–Esseen bound (worst n)",
-                     "paper": 1.0, "ours": float(ratio.max()), "kind": "upper",
-                     "note": f"worst at n = {int(ratio.idxmax())}"})
+        rows.append(
+            {
+                "quantity": f"{metric}: normal error / Berry–Esseen bound (worst n)",
+                "paper": 1.0,
+                "ours": float(ratio.max()),
+                "kind": "upper",
+                "note": f"worst at n = {int(ratio.idxmax())}",
+            }
+        )
     for metric in ("TPR", "PPV"):
-        part = errors[(errors.metric == metric)
-                      & (errors.method == "beta, observed counts (Eq. 4.44)")]
+        part = errors[
+            (errors.metric == metric) & (errors.method == "beta, observed counts (Eq. 4.44)")
+        ]
         if len(part):
-            rows.append({"quantity": f"{metric}: beta approximation (Eq. 4.44), smallest error",
-                         "paper": bound, "ours": float(part["error"].min()), "kind": "upper",
-                         "decimals": 3,
-                         "note": "no bound is printed; 0.1 % shown for scale"})
+            rows.append(
+                {
+                    "quantity": f"{metric}: beta approximation (Eq. 4.44), smallest error",
+                    "paper": bound,
+                    "ours": float(part["error"].min()),
+                    "kind": "upper",
+                    "decimals": 3,
+                    "note": "no bound is printed; 0.1 % shown for scale",
+                }
+            )
     return _bound_rows(rows)

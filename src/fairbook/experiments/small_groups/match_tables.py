@@ -36,8 +36,14 @@ def _holm(pvalues: np.ndarray) -> np.ndarray:
     return out
 
 
-def match_table(counts: pd.DataFrame, *, metrics=MATCH_METRICS, alpha: float = 0.05,
-                min_gap: float = 0.05, groups=None) -> pd.DataFrame:
+def match_table(
+    counts: pd.DataFrame,
+    *,
+    metrics=MATCH_METRICS,
+    alpha: float = 0.05,
+    min_gap: float = 0.05,
+    groups=None,
+) -> pd.DataFrame:
     """MATCH every group against everyone else, for several metrics.
 
     For group ``g`` the reference is the rest of the data set, ``p_ref = (total − cm_g) /
@@ -76,8 +82,9 @@ def match_table(counts: pd.DataFrame, *, metrics=MATCH_METRICS, alpha: float = 0
     names = [_metric(m) for m in metrics]
     for name in names:
         if "exact" not in match.methods_for(name):
-            raise ValueError(f"{name} has no exact MATCH law; choose from binomial, B and "
-                             "joint-ratio metrics")
+            raise ValueError(
+                f"{name} has no exact MATCH law; choose from binomial, B and joint-ratio metrics"
+            )
     counts = _check_frame(counts)
     cms = counts[list(CELLS)].to_numpy(dtype=np.float64)
     total = cms.sum(axis=0)
@@ -95,11 +102,20 @@ def match_table(counts: pd.DataFrame, *, metrics=MATCH_METRICS, alpha: float = 0
         for name in names:
             score = float(compute(name, cm))
             reference = float(compute(name, ref))
-            p_value = match.test(name, cm.astype(np.int64), p_ref) if not math.isnan(score) \
-                else math.nan
-            rows.append({"group": group, "n": int(cm.sum()), "metric": name, "score": score,
-                         "reference": reference, "gap": score - reference,
-                         "p_value": p_value})
+            p_value = (
+                match.test(name, cm.astype(np.int64), p_ref) if not math.isnan(score) else math.nan
+            )
+            rows.append(
+                {
+                    "group": group,
+                    "n": int(cm.sum()),
+                    "metric": name,
+                    "score": score,
+                    "reference": reference,
+                    "gap": score - reference,
+                    "p_value": p_value,
+                }
+            )
     table = pd.DataFrame(rows)
     table["p_holm"] = _holm(table["p_value"].to_numpy())
     table["apparent"] = table["gap"].abs() >= min_gap
@@ -108,7 +124,8 @@ def match_table(counts: pd.DataFrame, *, metrics=MATCH_METRICS, alpha: float = 0
     table["verdict"] = np.select(
         [table["survives"], table["apparent"], significant],
         ["disparity survives", "apparent, not significant", "significant, below min_gap"],
-        default="")
+        default="",
+    )
     return table
 
 
@@ -131,10 +148,12 @@ def match_summary(table: pd.DataFrame) -> pd.DataFrame:
             "n": int(part["n"].iloc[0]),
             "apparent": int(part["apparent"].sum()),
             "survive": int(part["survives"].sum()),
-            "surviving": ", ".join(f"{m} ({g:+.2f})" for m, g in
-                                   zip(kept["metric"], kept["gap"], strict=True)),
-            "not significant": ", ".join(f"{m} ({g:+.2f})" for m, g in
-                                         zip(lost["metric"], lost["gap"], strict=True)),
+            "surviving": ", ".join(
+                f"{m} ({g:+.2f})" for m, g in zip(kept["metric"], kept["gap"], strict=True)
+            ),
+            "not significant": ", ".join(
+                f"{m} ({g:+.2f})" for m, g in zip(lost["metric"], lost["gap"], strict=True)
+            ),
         }
     out = pd.DataFrame.from_dict(rows, orient="index")
     out.index.name = "group"
@@ -181,7 +200,8 @@ def match_pvalues(metric: str, scores, p_ref, n: int) -> np.ndarray:
     lower_index = np.searchsorted(values, s[finite] + slack, side="right") - 1
     upper_index = np.searchsorted(values, s[finite] - slack, side="left")
     lower = np.where(lower_index >= 0, cum[np.clip(lower_index, 0, None)], 0.0)
-    upper = np.where(upper_index < values.size,
-                     tail[np.clip(upper_index, None, values.size - 1)], 0.0)
+    upper = np.where(
+        upper_index < values.size, tail[np.clip(upper_index, None, values.size - 1)], 0.0
+    )
     out[finite] = np.clip(2 * np.minimum(lower, upper), 0.0, 1.0)
     return out

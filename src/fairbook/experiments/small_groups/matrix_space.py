@@ -50,11 +50,19 @@ def space_table(sizes=range(0, 13)) -> pd.DataFrame:
     for n in _sizes(sizes, minimum=0):
         cms = combinatorics.enumerate_confusion_matrices(n)
         closed = combinatorics.cell_value_count(np.arange(n + 1), n)
-        agree = all(np.array_equal(np.bincount(cms[:, cell], minlength=n + 1), closed)
-                    for cell in range(4))
-        rows.append({"n": n, "N_closed_form": combinatorics.n_confusion_matrices(n),
-                     "N_enumerated": len(cms), "C_checked": 4 * (n + 1), "C_agree": agree,
-                     "C_0": int(closed[0])})
+        agree = all(
+            np.array_equal(np.bincount(cms[:, cell], minlength=n + 1), closed) for cell in range(4)
+        )
+        rows.append(
+            {
+                "n": n,
+                "N_closed_form": combinatorics.n_confusion_matrices(n),
+                "N_enumerated": len(cms),
+                "C_checked": 4 * (n + 1),
+                "C_agree": agree,
+                "C_0": int(closed[0]),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -73,19 +81,38 @@ def space_replication() -> pd.DataFrame:
     """
     rows = []
     for n, size in seed003.EQ_4_3_4_4_SIZES.items():
-        rows.append({"quantity": f"|M({n})| (Eq. 4.{2 + n})", "paper": size,
-                     "ours": len(combinatorics.enumerate_confusion_matrices(n)),
-                     "decimals": 0, "note": "enumerated"})
+        rows.append(
+            {
+                "quantity": f"|M({n})| (Eq. 4.{2 + n})",
+                "paper": size,
+                "ours": len(combinatorics.enumerate_confusion_matrices(n)),
+                "decimals": 0,
+                "note": "enumerated",
+            }
+        )
     for (x, n), count in seed003.EQ_4_6_CELL_COUNTS.items():
         cms = combinatorics.enumerate_confusion_matrices(n)
-        rows.append({"quantity": f"C({x}; {n})", "paper": count,
-                     "ours": int((cms[:, 0] == x).sum()), "decimals": 0,
-                     "note": "enumerated (cell TP; every cell gives the same)"})
+        rows.append(
+            {
+                "quantity": f"C({x}; {n})",
+                "paper": count,
+                "ours": int((cms[:, 0] == x).sum()),
+                "decimals": 0,
+                "note": "enumerated (cell TP; every cell gives the same)",
+            }
+        )
     return replication_table(rows)
 
 
-def fig_4_1_monte_carlo(cm_group, *, sizes=range(1, 151), n_draws: int = 5_000,
-                        metric: str = "PPR", seed: int = 0, keep: int = 40) -> pd.DataFrame:
+def fig_4_1_monte_carlo(
+    cm_group,
+    *,
+    sizes=range(1, 151),
+    n_draws: int = 5_000,
+    metric: str = "PPR",
+    seed: int = 0,
+    keep: int = 40,
+) -> pd.DataFrame:
     """Fig. 4.1: Monte Carlo of a small group's score for samples of size ``n``.
 
     Each draw is a multinomial confusion matrix of ``n`` people from the group's cell
@@ -131,22 +158,37 @@ def fig_4_1_monte_carlo(cm_group, *, sizes=range(1, 151), n_draws: int = 5_000,
         draws = rng.multinomial(n, p, size=n_draws)
         scores = np.asarray(compute(key, draws), dtype=np.float64)
         defined = scores[~np.isnan(scores)]
-        q = np.quantile(defined, [0.025, 0.25, 0.5, 0.75, 0.975]) if defined.size else \
-            np.full(5, np.nan)
+        q = (
+            np.quantile(defined, [0.025, 0.25, 0.5, 0.75, 0.975])
+            if defined.size
+            else np.full(5, np.nan)
+        )
         lo = hi = math.nan
         if exact_ok:
             dist = match.distribution(key, p, n)
             if dist.values.size:
                 cum = np.cumsum(dist.probs)
                 lo = float(dist.values[np.searchsorted(cum, 0.025 - 1e-12)])
-                hi = float(dist.values[min(np.searchsorted(cum, 0.975 - 1e-12),
-                                           dist.values.size - 1)])
-        rows.append({"n": n, "mean": float(defined.mean()) if defined.size else math.nan,
-                     "sd": float(defined.std(ddof=1)) if defined.size > 1 else math.nan,
-                     "q025": q[0], "q25": q[1], "q50": q[2], "q75": q[3], "q975": q[4],
-                     "exact_q025": lo, "exact_q975": hi,
-                     "distinct": int(np.unique(defined).size),
-                     "share_undefined": 1 - defined.size / n_draws, "target": target})
+                hi = float(
+                    dist.values[min(np.searchsorted(cum, 0.975 - 1e-12), dist.values.size - 1)]
+                )
+        rows.append(
+            {
+                "n": n,
+                "mean": float(defined.mean()) if defined.size else math.nan,
+                "sd": float(defined.std(ddof=1)) if defined.size > 1 else math.nan,
+                "q025": q[0],
+                "q25": q[1],
+                "q50": q[2],
+                "q75": q[3],
+                "q975": q[4],
+                "exact_q025": lo,
+                "exact_q975": hi,
+                "distinct": int(np.unique(defined).size),
+                "share_undefined": 1 - defined.size / n_draws,
+                "target": target,
+            }
+        )
         kept.append(pd.DataFrame({"n": n, "score": scores[:keep]}))
     table = pd.DataFrame(rows)
     table.attrs["draws"] = pd.concat(kept, ignore_index=True)
@@ -167,10 +209,10 @@ def plot_fig_4_1(table: pd.DataFrame, *, title: str = "", ax=None):
     draws = table.attrs.get("draws")
     if draws is not None and len(draws):
         jitter = np.random.default_rng(0).uniform(-0.3, 0.3, len(draws))
-        ax.scatter(draws["n"] + jitter, draws["score"], s=3, alpha=0.15, color="grey",
-                   label="single draws")
-    ax.fill_between(table["n"], table["q025"], table["q975"], alpha=0.25,
-                    label="95 % of draws")
+        ax.scatter(
+            draws["n"] + jitter, draws["score"], s=3, alpha=0.15, color="grey", label="single draws"
+        )
+    ax.fill_between(table["n"], table["q025"], table["q975"], alpha=0.25, label="95 % of draws")
     ax.fill_between(table["n"], table["q25"], table["q75"], alpha=0.4, label="50 % of draws")
     ax.plot(table["n"], table["exact_q025"], "k:", lw=1, label="exact 2.5 / 97.5 %")
     ax.plot(table["n"], table["exact_q975"], "k:", lw=1)
@@ -183,8 +225,9 @@ def plot_fig_4_1(table: pd.DataFrame, *, title: str = "", ax=None):
     return ax
 
 
-def space_cdfs(metrics=("ACC", "PPR", "MCC", "TPR"), sizes=(2, 5, 10, 25, 50, 100), *,
-               hole_values=None) -> pd.DataFrame:
+def space_cdfs(
+    metrics=("ACC", "PPR", "MCC", "TPR"), sizes=(2, 5, 10, 25, 50, 100), *, hole_values=None
+) -> pd.DataFrame:
     """Fig. 4.2: the CDF of each metric over *all* of ``M(n)``, every matrix equally likely.
 
     Parameters
@@ -209,13 +252,13 @@ def space_cdfs(metrics=("ACC", "PPR", "MCC", "TPR"), sizes=(2, 5, 10, 25, 50, 10
     ([[0.0, 0.5], [1.0, 1.0]], np.int64(2), np.int64(4))
     """
     names = [_metric(m) for m in metrics]
-    extra = {} if hole_values is None else {_metric(k): float(v)
-                                            for k, v in hole_values.items()}
+    extra = {} if hole_values is None else {_metric(k): float(v) for k, v in hole_values.items()}
     frames = []
     for n in _sizes(sizes):
         cms = combinatorics.enumerate_confusion_matrices(n)
-        variants = [(name, name, None) for name in names] + \
-                   [(f"{name} (holes = {value:g})", name, value) for name, value in extra.items()]
+        variants = [(name, name, None) for name in names] + [
+            (f"{name} (holes = {value:g})", name, value) for name, value in extra.items()
+        ]
         for label, name, fill in variants:
             values = np.asarray(compute(name, cms), dtype=np.float64)
             holes = int(np.isnan(values).sum())
@@ -223,10 +266,18 @@ def space_cdfs(metrics=("ACC", "PPR", "MCC", "TPR"), sizes=(2, 5, 10, 25, 50, 10
                 values = np.where(np.isnan(values), fill, values)
             defined = np.round(values[~np.isnan(values)], 12)
             unique, counts = np.unique(defined, return_counts=True)
-            frames.append(pd.DataFrame({
-                "metric": label, "n": n, "value": unique,
-                "cdf": np.cumsum(counts) / max(defined.size, 1),
-                "holes": holes if fill is None else 0, "N": len(cms)}))
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "metric": label,
+                        "n": n,
+                        "value": unique,
+                        "cdf": np.cumsum(counts) / max(defined.size, 1),
+                        "holes": holes if fill is None else 0,
+                        "N": len(cms),
+                    }
+                )
+            )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -253,10 +304,18 @@ def space_moments(cdfs: pd.DataFrame) -> pd.DataFrame:
         base = metric.split(" ")[0]
         family = match._family(base)
         limit = {"binomial": math.sqrt(1 / 20), "joint ratio": math.sqrt(1 / 12)}.get(
-            family, math.nan)
-        rows.append({"metric": metric, "n": n, "mean": mean, "sd": sd,
-                     "share_holes": part["holes"].iloc[0] / part["N"].iloc[0],
-                     "limit_sd": limit})
+            family, math.nan
+        )
+        rows.append(
+            {
+                "metric": metric,
+                "n": n,
+                "mean": mean,
+                "sd": sd,
+                "share_holes": part["holes"].iloc[0] / part["N"].iloc[0],
+                "limit_sd": limit,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -282,11 +341,16 @@ def fig_4_2_replication(moments: pd.DataFrame) -> pd.DataFrame:
         if metric not in largest.index:
             continue
         row = largest.loc[metric]
-        rows.append({"quantity": f"{metric}: mean over M({int(row.n)})", "paper": limit,
-                     "ours": float(row["mean"]),
-                     "note": f"sd {row.sd:.3f}; limit sd {row.limit_sd:.3f} (does not "
-                             "shrink)" if np.isfinite(row.limit_sd) else
-                             f"sd {row.sd:.3f}"})
+        rows.append(
+            {
+                "quantity": f"{metric}: mean over M({int(row.n)})",
+                "paper": limit,
+                "ours": float(row["mean"]),
+                "note": f"sd {row.sd:.3f}; limit sd {row.limit_sd:.3f} (does not shrink)"
+                if np.isfinite(row.limit_sd)
+                else f"sd {row.sd:.3f}",
+            }
+        )
     return replication_table(rows)
 
 
@@ -314,8 +378,7 @@ def plot_space_cdfs(cdfs: pd.DataFrame, *, axes=None):
 
     metrics = list(dict.fromkeys(cdfs["metric"]))
     if axes is None:
-        _, axes = plt.subplots(1, len(metrics), figsize=(3.2 * len(metrics), 3.2),
-                               squeeze=False)
+        _, axes = plt.subplots(1, len(metrics), figsize=(3.2 * len(metrics), 3.2), squeeze=False)
         axes = axes[0]
     axes = list(np.atleast_1d(axes))
     if len(axes) < len(metrics):
@@ -326,9 +389,14 @@ def plot_space_cdfs(cdfs: pd.DataFrame, *, axes=None):
         part = cdfs[cdfs["metric"] == metric]
         for colour, n in zip(colours, sizes, strict=True):
             sub = part[part["n"] == n]
-            ax.step(np.concatenate([[sub["value"].min()], sub["value"]]),
-                    np.concatenate([[0.0], sub["cdf"]]), where="post", color=colour,
-                    lw=1.2, label=f"n = {n}")
+            ax.step(
+                np.concatenate([[sub["value"].min()], sub["value"]]),
+                np.concatenate([[0.0], sub["cdf"]]),
+                where="post",
+                color=colour,
+                lw=1.2,
+                label=f"n = {n}",
+            )
         ax.set_title(metric)
         ax.set_xlabel("score")
     axes[0].set_ylabel("share of M(n) at or below")

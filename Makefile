@@ -151,7 +151,7 @@ html: setup
 	@$(call timed,html,$(FAIRBOOK) build --profile $(PROFILE))
 
 pagecheck: chromium $(STAMP_PY)
-	@$(call timed,pagecheck,$(PY) -m fairbook.pagecheck $(HTML) --screenshots $(SCREENSHOTS))
+	@$(call timed,pagecheck,$(PY) -m fairbook.build.pagecheck $(HTML) --screenshots $(SCREENSHOTS))
 
 book: setup chromium
 	@$(MAKE) data

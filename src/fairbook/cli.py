@@ -96,7 +96,7 @@ def _build(args: argparse.Namespace) -> int:
     """Execute every chapter (notebooks/NN_*.ipynb) with the chosen profile into
     _build/executed/notebooks, then build _build/html from those copies with
     `jupyter-book build -W -n --keep-going`."""
-    from fairbook import chapters
+    from fairbook.build import chapters
 
     return chapters.build(profile=args.profile, execute_chapters=not args.no_execute)
 
@@ -131,7 +131,7 @@ def _parameter_pairs(values: list[list[str]] | None) -> dict[str, str]:
 def _run(args: argparse.Namespace) -> int:
     """Execute one chapter with papermill. Parameters are checked against the chapter's
     `parameters` cell and converted to its declared types; see `fairbook chapters`."""
-    from fairbook import chapters
+    from fairbook.build import chapters
 
     params = _parameter_pairs(args.parameter)
     if args.profile:
@@ -154,7 +154,7 @@ def _run(args: argparse.Namespace) -> int:
 )
 def _chapters(args: argparse.Namespace) -> int:
     """List every chapter with its title and the parameters `fairbook run -p` accepts."""
-    from fairbook import chapters
+    from fairbook.build import chapters
 
     found = chapters.discover()
     if args.json:
@@ -309,7 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``fairbook`` console script."""
-    from fairbook.chapters import ChapterError
+    from fairbook.build.chapters import ChapterError
 
     parser = build_parser()
     args = parser.parse_args(argv)

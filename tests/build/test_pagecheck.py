@@ -1,4 +1,4 @@
-"""Tests of fairbook.pagecheck on small hand-written pages."""
+"""Tests of fairbook.build.pagecheck on small hand-written pages."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from fairbook import pagecheck
-from fairbook.pagecheck import check_book, check_html
+from fairbook.build import pagecheck
+from fairbook.build.pagecheck import check_book, check_html
 
 # the shape of a Jupyter Book page: body > main > article.bd-article
 PAGE = """<!DOCTYPE html><html><head><title>t</title>

@@ -13,11 +13,11 @@ Chromium (scripts run: MathJax typesets, widgets render) and the rendered DOM mu
 
 One PNG screenshot per page goes to ``_build/screenshots/`` for humans.
 
-Run it as ``python -m fairbook.pagecheck _build/html`` (exit status 1 on any failure).
+Run it as ``python -m fairbook.build.pagecheck _build/html`` (exit status 1 on any failure).
 
 Examples
 --------
->>> from fairbook.pagecheck import check_html
+>>> from fairbook.build.pagecheck import check_html
 >>> check_html("<html><body><main><p>fine</p></main></body></html>")
 []
 >>> check_html("<body><main><pre>Traceback (most recent call last):</pre></main></body>")
@@ -314,7 +314,7 @@ def screenshot(page: Path, png: Path, *, binary: str | None = None, timeout: flo
 
 def toc_pages(toc: str | os.PathLike[str]) -> list[str]:
     """Documents of ``_toc.yml`` (``book/intro``, ``notebooks/01_...``), root first."""
-    from fairbook.chapters import toc_files
+    from fairbook.build.chapters import toc_files
 
     return toc_files(toc)
 
@@ -385,7 +385,7 @@ def check_book(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m fairbook.pagecheck",
+        prog="python -m fairbook.build.pagecheck",
         description="Check every page of the built book in headless Chromium.",
     )
     parser.add_argument("html", nargs="?", default="_build/html", help="built HTML folder")

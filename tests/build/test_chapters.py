@@ -1,4 +1,4 @@
-"""Tests of fairbook.chapters: discovery, resolution, parameter validation, papermill runs,
+"""Tests of fairbook.build.chapters: discovery, resolution, parameter validation, papermill runs,
 staging. Every test builds a tiny book in tmp_path; nothing touches the real notebooks."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import nbformat
 import pytest
 import yaml
 
-from fairbook import chapters
-from fairbook.chapters import Chapter, ChapterError
+from fairbook.build import chapters
+from fairbook.build.chapters import Chapter, ChapterError
 
 PARAMS_SOURCE = """\
 profile: str = "fast"  # fast | full
@@ -344,7 +344,7 @@ def test_build_html_requires_vendored_js(book: Path) -> None:
 
 def test_real_book_chapters_have_a_profile_parameter() -> None:
     """Every chapter of this repository can be built with both profiles."""
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     found = chapters.discover(root)
     assert found, "no chapters in notebooks/"
     for chapter in found:

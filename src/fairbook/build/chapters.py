@@ -15,7 +15,7 @@ The command line (:mod:`fairbook.cli`) only wires these functions to arguments.
 
 Examples
 --------
->>> from fairbook import chapters
+>>> from fairbook.build import chapters
 >>> chapters.coerce_value("3", "int")
 3
 >>> chapters.coerce_value("yes", "bool")
@@ -110,7 +110,7 @@ def find_root(start: str | os.PathLike[str] | None = None) -> Path:
     for candidate in (here, *here.parents):
         if (candidate / "_toc.yml").is_file() and (candidate / "notebooks").is_dir():
             return candidate
-    package_repo = Path(__file__).resolve().parents[2]
+    package_repo = Path(__file__).resolve().parents[3]
     if (package_repo / "_toc.yml").is_file():
         return package_repo
     raise ChapterError(

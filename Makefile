@@ -2,8 +2,9 @@
 #
 #   make book [PROFILE=fast|full]   set up, fetch data, execute every chapter, build _build/html,
 #                                   check every page in headless Chromium
-#   make test                       set up, data, unit tests, the book, nbval on the executed
-#                                   chapters, the page check (what .ci/run calls)
+#   make test                       set up, lint (ruff check + format --check), data, unit tests,
+#                                   the book, nbval on the executed chapters, the page check
+#                                   (what .ci/run calls)
 #
 # Both work on a fresh machine with Python 3.11, pip, node/npm and apt (as root). Helpers:
 # setup, vendor, data, html, unit, nbval, pagecheck, chromium, lint, clean, distclean.
@@ -171,6 +172,7 @@ nbval: $(STAMP_PY)
 # Every stage runs even if an earlier one fails; the summary names the failed ones.
 test: setup chromium
 	@failed=""; \
+	$(MAKE) lint || failed="$$failed lint"; \
 	$(MAKE) data || failed="$$failed data"; \
 	$(MAKE) unit || failed="$$failed unit"; \
 	$(MAKE) html || failed="$$failed html"; \
@@ -179,9 +181,9 @@ test: setup chromium
 	if [ -n "$$failed" ]; then echo "make test: FAILED:$$failed"; exit 1; fi; \
 	echo "make test: all stages passed"
 
+# ruff lint rules and the formatter, on everything that is Python
 lint: $(STAMP_PY)
-	$(VENV)/bin/ruff check src tests
-	$(VENV)/bin/ruff format --check src tests
+	@$(call timed,lint,$(VENV)/bin/ruff check src tests benchmarks && $(VENV)/bin/ruff format --check src tests benchmarks)
 
 clean:
 	rm -rf _build $(VENDOR)

@@ -62,5 +62,6 @@ def test_docstring_examples(name):
     plt.close("all")
     assert not failures, "".join(failures)
     assert runner.summarize(verbose=False).attempted == found
-    if name not in WITHOUT_EXAMPLES | PACKAGES:
+    # a chapter's role module with nothing for that chapter exports nothing and shows nothing
+    if name not in WITHOUT_EXAMPLES | PACKAGES and getattr(module, "__all__", None) != []:
         assert found > 0, f"{name} has no docstring example that runs"

@@ -1,1 +1,3 @@
 """fairbook."""
+
+__all__: list[str] = []  # the package is used through its modules (see CONTRIBUTING.md)

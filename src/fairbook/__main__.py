@@ -1,5 +1,7 @@
 """``python -m fairbook``: the same as the ``fairbook`` command."""
 
+__all__: list[str] = []
+
 import sys
 
 from fairbook.cli import main

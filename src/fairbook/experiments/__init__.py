@@ -1,1 +1,20 @@
-"""Chapter-level experiments: the functions a chapter calls, built on the core modules."""
+"""The chapters' experiments: one package per chapter, built on the core modules.
+
+Each package is named after its notebook's topic (``notebooks/NN_<slug>.ipynb`` ↔
+``fairbook.experiments.<slug>``) and has the same role modules: ``settings`` (profiles),
+``runs`` (the expensive computations, pure functions of settings), ``results`` (tables from
+runs), ``replication`` (rows beside the paper), ``figures`` and ``explorers`` (widgets).
+``profiles`` holds the one rule every chapter's ``settings()`` follows.
+"""
+
+__all__ = [
+    "conditional_hydragan",
+    "fit_variance",
+    "metric_catalogue",
+    "objective_fairness_index",
+    "parallel_time_networks",
+    "profiles",
+    "small_groups",
+    "ucerf",
+    "uncertainty_fairness",
+]

@@ -5,3 +5,16 @@ five-way partition), ``nvar`` (the deterministic forecaster), ``windows`` (PTN's
 ``baselines`` (Normal and TiDE-style), ``skill`` (Table 5.2's skill scores), ``space``
 (Table 5.1), ``ptn`` (the hypermodel), ``darts`` (bilevel training), ``search`` (Algorithm 2).
 """
+
+__all__ = [
+    "baselines",
+    "crps",
+    "darts",
+    "lorenz",
+    "nvar",
+    "ptn",
+    "search",
+    "skill",
+    "space",
+    "windows",
+]

@@ -2,3 +2,5 @@
 
 Nothing here is a result of ours; each constant names its table.
 """
+
+__all__ = ["seed000", "seed001", "seed003", "seed004"]

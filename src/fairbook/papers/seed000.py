@@ -10,6 +10,27 @@ uncertainty), ``F_SP F_EOpp F_EOdd F_EAcc`` (point-based fairness; the paper's s
 
 import math
 
+__all__ = [
+    "COMPAS_ROWS",
+    "DVLOG_TRUNCATION_S",
+    "FLAG_THRESHOLD",
+    "SETTINGS",
+    "TABLE_1",
+    "TABLE_1_PATTERN",
+    "TABLE_2_GROUPS",
+    "TABLE_2_RATIOS",
+    "TABLE_3_GROUPS",
+    "TABLE_3_RATIOS",
+    "TABLE_4",
+    "TABLE_5_F_SAMPLE_SIZE_CORRECTED",
+    "TABLE_5_GROUPS",
+    "TABLE_5_RATIOS",
+    "TABLE_6",
+    "TABLE_7",
+    "TABLE_7_SAMPLE_SIZES",
+]
+
+
 #: The paper's threshold: a ratio F is "unfair" (highlighted) when |F − 1| > 0.2.
 FLAG_THRESHOLD = 0.2
 

@@ -5,6 +5,21 @@ ranks of named models among the ten it evaluates. Counts of the released SynthBi
 (which differ from the paper's) are kept apart and labelled as the repository's.
 """
 
+__all__ = [
+    "CONFIDENCE_RANGE",
+    "DESIRABILITY_RANGE",
+    "N_MODELS",
+    "OCCUPATIONS",
+    "RANKS_SYNTHBIAS",
+    "RANKS_WINOBIAS",
+    "SYNTHBIAS_PAPER",
+    "SYNTHBIAS_RELEASE",
+    "UCERF_COMPLETE_UNFAIRNESS",
+    "UCERF_PERFECT_FAIRNESS",
+    "WINOBIAS_INSTANCES",
+]
+
+
 #: Sec. "Background": WinoBias has 3,168 instances.
 WINOBIAS_INSTANCES = 3_168
 

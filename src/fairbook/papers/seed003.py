@@ -2,6 +2,36 @@
 
 import math
 
+__all__ = [
+    "BERRY_ESSEEN_C0",
+    "COMPAS_CPS_MATRICES",
+    "CPS_CLAIMS",
+    "CPS_PROTOCOL",
+    "EQ_4_3_4_4_SIZES",
+    "EQ_4_6_CELL_COUNTS",
+    "EXAMPLE_4_5_1",
+    "FIG_3_3_NB_PACIFIC_ISLANDER",
+    "FIG_4_1_PPR",
+    "FIG_4_3_DRAWS",
+    "HYDRAGAN_N_SYNTHETIC",
+    "LORENZ_PROTOCOL",
+    "NORMAL_RULE_OF_THUMB",
+    "PEIZER_PRATT_MAX_ERROR",
+    "PROPUBLICA_GENERAL_ALL",
+    "PROPUBLICA_GENERAL_RATES",
+    "PROPUBLICA_VIOLENT_RATES",
+    "PTN_COST",
+    "TABLE_3_1",
+    "TABLE_3_1_LAW",
+    "TABLE_3_3",
+    "TABLE_3_4",
+    "TABLE_3_5",
+    "TABLE_4_1",
+    "TABLE_5_2_CHAOS",
+    "THEOREM_4_3",
+]
+
+
 #: Table 3.1 — scenario: (group i CM, group j CM, OFI, DI). DI of B is printed "NaN or 1".
 TABLE_3_1 = {
     "A": ([1, 0, 0, 5], [7, 0, 1, 10], -0.06, 0.38),

@@ -7,9 +7,15 @@ import pytest
 from fairbook.replication import (
     COLUMNS,
     Bound,
+    Exact,
+    Flag,
+    Interval,
+    LogScale,
+    NotComparable,
     Rounding,
     Row,
     SameSign,
+    passes,
     replication_table,
     verdict,
 )
@@ -112,3 +118,93 @@ def test_bad_rows_name_the_problem(kwargs, fragment):
 def test_empty_table_keeps_its_columns():
     table = replication_table([])
     assert isinstance(table, pd.DataFrame) and tuple(table.columns) == COLUMNS and table.empty
+
+
+# ---- the rules that keep verdicts from flattering (issue 15) ---------------------------------
+
+
+def test_a_ratio_within_twenty_percent_can_still_flip_its_flag():
+    # seed 000 Table 1 SD2 F_Alea-like case: a ±20 % band would call 1.15 vs 1.25 a match
+    row = Row("F_Alea", 1.15, 1.25, rule=(Flag(), Interval()), low=1.21, high=1.3, n=10)
+    assert row.verdicts[0] == "flag differs: paper fair, ours unfair"
+    assert row.passed is False
+
+
+def test_a_tiny_uncertainty_is_judged_on_its_printed_precision_not_a_fifty_percent_band():
+    # a printed 0.0001 with a ±50 % band accepted 0 … 0.0002; 2–2.4× too low must differ
+    assert passes(LogScale(significant=1).judge(0.0001, 0.0001 / 2.2)) is False
+    assert passes(LogScale(significant=1).judge(0.0001, 0.00014)) is True
+    assert LogScale(significant=2).judge(0.0023, 0.00236) == "differs (+0.01 decades)"
+
+
+def test_one_seed_has_no_interval_and_so_no_match():
+    row = Row.from_samples("U_e", 0.01, [0.0101], rule=Interval())
+    assert row.verdict == "no interval (1 seed)" and row.passed is None
+
+
+def test_seed_summaries_use_the_median_so_one_outlier_cannot_dominate():
+    samples = [17.0, 18.0, 18.6, 19.0, 20.0, 42_000.0]
+    row = Row.from_samples("SD1 F_Alea", 18.0, samples, rule=Interval(decimals=1))
+    assert row.ours == pytest.approx(np.median(samples))
+    assert row.iqr == tuple(np.quantile(samples, [0.25, 0.75]))
+    assert np.mean(samples) > 1000 > row.ours
+
+
+def test_undefined_samples_are_counted_not_dropped_silently():
+    row = Row.from_samples("x", 1.0, [1.0, np.nan, 1.1, np.inf], rule=Interval())
+    assert row.n == 2 and "2 of 4 undefined" in row.note
+
+
+def test_a_number_from_another_experiment_is_never_a_match():
+    row = Row("Finding 4 Levene p", 5e-4, 4.9e-4, rule=NotComparable("different networks"))
+    assert row.verdict == "not comparable" and row.passed is None
+
+
+def test_interval_allows_for_the_papers_own_rounding():
+    # paper prints 0.55 (any of 0.545 … 0.555); our interval ends at 0.547
+    assert Interval(decimals=2).judge(0.55, 0.5, low=0.45, high=0.547, n=10).startswith("in ")
+    assert Interval(decimals=3).judge(0.55, 0.5, low=0.45, high=0.547, n=10).startswith("out")
+
+
+@pytest.mark.parametrize(
+    ("paper", "ours", "expected"),
+    [(6172, 6172, "matches"), (127, 126, "differs"), (0.1 + 0.2, 0.3, "matches")],
+)
+def test_exact_rule(paper, ours, expected):
+    assert Exact().judge(paper, ours) == expected
+
+
+def test_several_rules_pass_only_together():
+    both = Row("F", 1.5, 1.6, rule=(Flag(), Interval()), low=1.4, high=1.7, n=10)
+    assert both.passed is True and both.rule_names == "flag + interval"
+    one_fails = Row("F", 1.5, 1.6, rule=(Flag(), Interval()), low=1.55, high=1.7, n=10)
+    assert one_fails.passed is False
+
+
+def test_low_and_high_come_together():
+    with pytest.raises(ValueError, match="both low and high"):
+        Row("x", 1.0, 1.0, low=0.5)
+
+
+@pytest.mark.parametrize(
+    ("verdict_text", "expected"),
+    [
+        ("matches", True),
+        ("differs", False),
+        ("matches (+0.08 decades)", True),
+        ("upper bound holds", True),
+        ("lower bound fails", False),
+        ("yes", True),
+        ("no", False),
+        ("paper ±0", None),
+        ("both undefined", None),
+        ("not comparable", None),
+        ("no interval (1 seed)", None),
+        ("in 95 % interval [1, 2] (10 seeds)", True),
+        ("outside 95 % interval [1, 2] (10 seeds)", False),
+        ("flag agrees (fair)", True),
+        ("flag differs: paper fair, ours unfair", False),
+    ],
+)
+def test_passes_reads_every_verdict(verdict_text, expected):
+    assert passes(verdict_text) is expected

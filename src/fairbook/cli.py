@@ -186,6 +186,58 @@ def _chapters(args: argparse.Namespace) -> int:
     return 0
 
 
+@subcommand(
+    "ledger",
+    help="the replication ledger: every paper number the book compares, with its verdict",
+    arguments=[
+        arg("--executed", help="folder of executed chapters (default _build/executed/notebooks)"),
+        arg(
+            "--by",
+            choices=("paper", "table", "chapter"),
+            default="table",
+            help="tally by paper, by paper table (default) or by chapter",
+        ),
+        arg("--rows", choices=("differs", "no verdict", "matches", "all"), help="also list rows"),
+        arg("--csv", metavar="FILE", help="write the whole ledger as CSV"),
+        arg("--json", metavar="FILE", help="write the whole ledger as JSON"),
+    ],
+)
+def _ledger(args: argparse.Namespace) -> int:
+    """Read the replication rows that the executed chapters carry (run `make book` or
+    `fairbook build` first) and print their tallies; optionally list rows or write them."""
+    from pathlib import Path
+
+    from fairbook.build import chapters
+    from fairbook.ledger import read_executed, tallies, write_ledger
+
+    folder = (
+        Path(args.executed) if args.executed else chapters.BookPaths(chapters.find_root()).executed
+    )
+    if not folder.is_dir():
+        raise UsageError(f"no executed chapters in {folder}: run `fairbook build` first")
+    ledger = read_executed(folder)
+    if ledger.empty:
+        raise UsageError(f"the chapters in {folder} carry no ledger rows: rebuild the book")
+    by = {"paper": ("paper",), "table": ("paper", "source"), "chapter": ("chapter",)}[args.by]
+    import pandas as pd
+
+    with pd.option_context("display.width", 100, "display.max_rows", 500):
+        print(tallies(ledger, by=by).to_string())
+        if args.rows:
+            chosen = ledger if args.rows == "all" else ledger[ledger["outcome"] == args.rows]
+            columns = ["paper", "source", "quantity", "paper_value", "ours", "verdict"]
+            print()
+            print(chosen[columns].to_string(index=False, max_colwidth=40))
+    for target in (args.csv, args.json):
+        if target:
+            try:
+                path = write_ledger(ledger, target)
+            except (OSError, ValueError) as exc:
+                raise UsageError(f"cannot write {target}: {exc}") from None
+            print(f"wrote {len(ledger)} rows to {path}")
+    return 0
+
+
 def _data_call(action: str, name: str | None) -> int:
     try:
         from fairbook import data

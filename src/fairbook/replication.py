@@ -12,9 +12,25 @@ is stated once, here, and is the same wherever it is used:
 * :class:`SameSign` — only the direction is compared (an effect the paper reports as an
   improvement must be an improvement here too).
 
+* :class:`Exact` — counts and closed forms: equal (to floating-point rounding);
+* :class:`Flag` — a decision the paper draws from the value (fair/unfair as
+  ``|F − 1| > 0.2``): the decisions must agree, whatever the values;
+* :class:`Interval` — a learned or sampled quantity: ours is a distribution over seeds or
+  draws (:meth:`Row.from_samples`), and it matches when the paper's value lies inside our
+  95 % interval, which the verdict shows;
+* :class:`LogScale` — quantities that span orders of magnitude: the printed value's own
+  precision in significant digits, and the difference in decades;
+* :class:`NotComparable` — our number comes from a different experiment than the paper's:
+  shown for context, never a match.
+
+A row may carry several rules (a ratio: its flag *and* its interval); it matches only when
+every rule passes (:attr:`Row.passed`). Rules answer ``True`` (passes), ``False`` (fails) or
+``None`` (no verdict: undefined on a side, not comparable, the paper printed no sign).
+
 Functions that build a chapter's rows for one of the paper's tables are named
 ``<table>_replication`` (``table_3_1_replication``, ``theorem_4_3_replication``) and return
-the table of :func:`replication_table`.
+the table of :func:`replication_table`. The book-wide ledger (:mod:`fairbook.ledger`) is
+made of these rows.
 """
 
 from __future__ import annotations
@@ -29,12 +45,30 @@ import pandas as pd
 __all__ = [
     "COLUMNS",
     "Bound",
+    "Exact",
+    "Flag",
+    "Interval",
+    "LogScale",
+    "NotComparable",
     "Rounding",
     "Row",
     "SameSign",
+    "passes",
     "replication_table",
     "verdict",
 ]
+
+#: What each verdict string means for the tallies: passes (True), fails (False), none (None).
+_PASSES = {
+    "matches": True,
+    "differs": False,
+    "yes": True,
+    "no": False,
+    "agrees": True,
+    "disagrees": False,
+    "holds": True,
+    "fails": False,
+}
 
 #: The columns of every replication table, in order.
 COLUMNS = ("quantity", "paper", "ours", "difference", "verdict", "note")
@@ -49,6 +83,52 @@ def _undefined(paper: float, ours: float) -> str | None:
     if ours_nan:
         return "ours undefined"
     return None
+
+
+def passes(verdict: str) -> bool | None:
+    """Whether a rule's verdict string is a pass (True), a fail (False) or no verdict (None).
+
+    Examples
+    --------
+    >>> passes("matches"), passes("upper bound fails"), passes("not comparable")
+    (True, False, None)
+    """
+    if verdict in _PASSES:
+        return _PASSES[verdict]
+    words = verdict.split(" ")
+    if words[0] in ("matches", "differs"):  # "matches (+0.08 decades)"
+        return words[0] == "matches"
+    if words[0] == "in" and "interval" in verdict:
+        return True
+    if words[0] == "outside" and "interval" in verdict:
+        return False
+    if words[-1] in ("holds", "fails"):  # "upper bound holds"
+        return words[-1] == "holds"
+    if verdict.startswith(("flag agrees", "flag differs")):
+        return verdict.startswith("flag agrees")
+    return None  # undefined on a side, not comparable, no interval, a printed ±0
+
+
+@dataclass(frozen=True)
+class Exact:
+    """Counts and closed forms: ours equals the paper's value (to 1e-9, relative).
+
+    Examples
+    --------
+    >>> Exact().judge(6172, 6172)
+    'matches'
+    >>> Exact().judge(127, 126)
+    'differs'
+    """
+
+    name = "exact"
+
+    def judge(self, paper: float, ours: float, **_) -> str:
+        """``"matches"``, ``"differs"`` or which side is undefined."""
+        undefined = _undefined(paper, ours)
+        if undefined:
+            return undefined
+        return "matches" if math.isclose(ours, paper, rel_tol=1e-9, abs_tol=1e-12) else "differs"
 
 
 @dataclass(frozen=True)
@@ -74,13 +154,81 @@ class Rounding:
     extra: float = 0.0
     name = "rounding"
 
-    def judge(self, paper: float, ours: float) -> str:
+    def judge(self, paper: float, ours: float, **_) -> str:
         """``"matches"``, ``"differs"`` or which side is undefined."""
         undefined = _undefined(paper, ours)
         if undefined:
             return undefined
         tolerance = 0.5 * 10.0 ** (-self.decimals) + self.extra + 1e-9
         return "matches" if abs(ours - paper) <= tolerance else "differs"
+
+
+@dataclass(frozen=True)
+class LogScale:
+    """A quantity that spans orders of magnitude, at the printed precision.
+
+    The printed value ``p`` with ``significant`` significant digits stands for the interval
+    ``p ± ½·10^(e − significant + 1)`` with ``e = ⌊log10 |p|⌋``: ours matches inside it.
+    The verdict also gives the difference in decades, ``log10(ours / paper)``. A printed
+    0.0001 thus accepts 0.00005–0.00015 (not 0–0.0002).
+
+    Examples
+    --------
+    >>> LogScale(significant=1).judge(0.0001, 0.00012)
+    'matches (+0.08 decades)'
+    >>> LogScale(significant=1).judge(0.0001, 0.00004)
+    'differs (-0.40 decades)'
+    """
+
+    significant: int = 1
+    name = "log scale"
+
+    def judge(self, paper: float, ours: float, **_) -> str:
+        """``"matches (…)"``, ``"differs (…)"`` or which side is undefined."""
+        undefined = _undefined(paper, ours)
+        if undefined:
+            return undefined
+        if paper == 0 or ours == 0 or np.sign(paper) != np.sign(ours):
+            return "differs (sign or zero)" if ours != paper else "matches (0 decades)"
+        exponent = math.floor(math.log10(abs(paper)))
+        half_unit = 0.5 * 10.0 ** (exponent - self.significant + 1)
+        decades = math.log10(ours / paper)
+        inside = abs(ours - paper) <= half_unit * (1 + 1e-9)
+        return f"{'matches' if inside else 'differs'} ({decades:+.2f} decades)"
+
+
+@dataclass(frozen=True)
+class Flag:
+    """The paper's decision from the value must agree with ours, whatever the values.
+
+    A value is flagged (``"unfair"``) when ``|value − pivot| > threshold``; seed 000 flags
+    a ratio F when ``|F − 1| > 0.2``.
+
+    Examples
+    --------
+    >>> Flag(pivot=1.0, threshold=0.2).judge(1.15, 1.25)
+    'flag differs: paper fair, ours unfair'
+    >>> Flag(pivot=1.0, threshold=0.2).judge(1.25, 3.0)
+    'flag agrees (unfair)'
+    """
+
+    pivot: float = 1.0
+    threshold: float = 0.2
+    name = "flag"
+
+    def decide(self, value: float) -> str:
+        """``"unfair"`` beyond the threshold, ``"fair"`` within it, ``"undefined"`` for NaN."""
+        if math.isnan(value):
+            return "undefined"
+        return "unfair" if abs(value - self.pivot) > self.threshold else "fair"
+
+    def judge(self, paper: float, ours: float, **_) -> str:
+        """``"flag agrees (…)"``, ``"flag differs: …"`` or which side is undefined."""
+        undefined = _undefined(paper, ours)
+        if undefined:
+            return undefined
+        p, o = self.decide(paper), self.decide(ours)
+        return f"flag agrees ({p})" if p == o else f"flag differs: paper {p}, ours {o}"
 
 
 @dataclass(frozen=True)
@@ -103,7 +251,7 @@ class Bound:
         if self.kind not in ("upper", "lower"):
             raise ValueError(f"a bound is 'upper' or 'lower', not {self.kind!r}")
 
-    def judge(self, paper: float, ours: float) -> str:
+    def judge(self, paper: float, ours: float, **_) -> str:
         """``"<kind> bound holds"``, ``"<kind> bound fails"`` or ``"ours undefined"``."""
         if math.isnan(ours):
             return "ours undefined"
@@ -125,13 +273,80 @@ class SameSign:
 
     name = "same sign"
 
-    def judge(self, paper: float, ours: float) -> str:
+    def judge(self, paper: float, ours: float, **_) -> str:
         """``"yes"``, ``"no"``, ``"paper ±0"`` or ``"ours undefined"``."""
         if paper == 0:
             return "paper ±0"
         if not np.isfinite(ours):
             return "ours undefined"
         return "yes" if np.sign(ours) == np.sign(paper) else "no"
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A learned or sampled quantity: the paper's value must lie in our interval.
+
+    The row carries ``low`` and ``high`` (e.g. the 2.5 % and 97.5 % quantiles over seeds or
+    draws, :meth:`Row.from_samples`) and ``n`` (how many); the verdict shows them. With one
+    seed there is no interval, and the verdict says so instead of matching.
+
+    Parameters
+    ----------
+    decimals : int, default 2
+        The printed precision: the interval is widened by half a unit in the last printed
+        place, since the paper's value is itself rounded.
+
+    Examples
+    --------
+    >>> Interval().judge(0.5, 0.48, low=0.41, high=0.55, n=10)
+    'in 95 % interval [0.41, 0.55] (10 seeds)'
+    >>> Interval().judge(0.7, 0.48, low=0.41, high=0.55, n=10)
+    'outside 95 % interval [0.41, 0.55] (10 seeds)'
+    >>> Interval().judge(0.7, 0.48, low=None, high=None, n=1)
+    'no interval (1 seed)'
+    """
+
+    decimals: int = 2
+    what: str = "seeds"
+    name = "interval"
+
+    def judge(self, paper: float, ours: float, *, low=None, high=None, n=None, **_) -> str:
+        """``"in …"``, ``"outside …"``, ``"no interval (…)"`` or which side is undefined."""
+        undefined = _undefined(paper, ours)
+        if undefined:
+            return undefined
+        count = "" if n is None else f" ({n} {self.what[:-1] if n == 1 else self.what})"
+        if low is None or high is None or math.isnan(low) or math.isnan(high) or (n or 0) < 2:
+            return f"no interval{count}"
+        half_unit = 0.5 * 10.0 ** (-self.decimals)
+        inside = low - half_unit - 1e-12 <= paper <= high + half_unit + 1e-12
+        shown = f"[{_short(low)}, {_short(high)}]"
+        return f"{'in' if inside else 'outside'} 95 % interval {shown}{count}"
+
+
+@dataclass(frozen=True)
+class NotComparable:
+    """Our number comes from a different experiment than the paper's: never a match.
+
+    Examples
+    --------
+    >>> NotComparable("our FIT runs are on Digits-S, the paper's on CIFAR-10").judge(5e-4, 4.9e-4)
+    'not comparable'
+    """
+
+    reason: str = ""
+    name = "not comparable"
+
+    def judge(self, paper: float, ours: float, **_) -> str:
+        """Always ``"not comparable"``."""
+        return "not comparable"
+
+
+Rule = Exact | Rounding | LogScale | Flag | Bound | SameSign | Interval | NotComparable
+
+
+def _short(value: float) -> str:
+    return f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
 
 
 @dataclass(frozen=True)
@@ -143,27 +358,41 @@ class Row:
     quantity : str
         What is compared, as the chapter's table names it.
     paper, ours : float
-        The printed value and ours (NaN where undefined).
-    rule : Rounding, Bound or SameSign, default ``Rounding()``
-        The named rule that gives the verdict.
+        The printed value and ours (NaN where undefined). For a quantity with a spread,
+        ``ours`` is the median over seeds or draws.
+    rule : a rule or a tuple of rules, default ``Rounding()``
+        The named rule(s) that give the verdict; with several, the row passes only when
+        every one does.
     note : str, default ""
-        Why a difference arises, where known; the spread over seeds; a caveat.
+        Why a difference arises, where known; a caveat.
     source : str, default ""
-        The paper's table, figure or theorem (``"seed 003 Table 3.1"``).
+        The paper and its table, figure or theorem (``"seed 003 Table 3.1"``).
+    low, high : float, optional
+        Our interval (95 %, over seeds or draws); used by :class:`Interval`.
+    n : int, optional
+        How many seeds or draws ``ours`` summarises.
+    iqr : tuple of float, optional
+        The interquartile range over seeds, shown in the note.
 
     Examples
     --------
     >>> row = Row("OFI (A)", -0.06, -0.0556, source="seed 003 Table 3.1")
-    >>> row.verdict
-    'matches'
+    >>> row.verdict, row.passed
+    ('matches', True)
+    >>> Row("F_Alea", 1.18, 1.31, rule=(Flag(), Interval()), low=1.1, high=1.5, n=10).verdict
+    'flag differs: paper fair, ours unfair; in 95 % interval [1.1, 1.5] (10 seeds)'
     """
 
     quantity: str
     paper: float
     ours: float
-    rule: Rounding | Bound | SameSign = Rounding()
+    rule: Rule | tuple = Rounding()
     note: str = ""
     source: str = ""
+    low: float | None = None
+    high: float | None = None
+    n: int | None = None
+    iqr: tuple | None = None
 
     def __post_init__(self):
         if not isinstance(self.quantity, str) or not self.quantity:
@@ -176,13 +405,79 @@ class Row:
                 raise ValueError(
                     f"row {self.quantity!r}: {field_name} must be a number, not {value!r}"
                 ) from None
-        if not hasattr(self.rule, "judge"):
-            raise ValueError(f"row {self.quantity!r}: rule must be a named rule, not {self.rule!r}")
+        for rule in self.rules:
+            if not hasattr(rule, "judge"):
+                raise ValueError(f"row {self.quantity!r}: rule must be a named rule, not {rule!r}")
+        if (self.low is None) != (self.high is None):
+            raise ValueError(f"row {self.quantity!r}: give both low and high, or neither")
+
+    @classmethod
+    def from_samples(cls, quantity: str, paper: float, samples, **kwargs) -> Row:
+        """A row whose ``ours`` is the median of `samples` (seeds or draws), with the
+        95 % interval (2.5 % and 97.5 % quantiles) and the interquartile range.
+
+        Non-finite samples are left out of the summaries and counted in the note.
+
+        Examples
+        --------
+        >>> row = Row.from_samples("F_SP", 1.05, [0.9, 1.0, 1.1, 1.2, 5000.0],
+        ...                        rule=(Flag(), Interval()))
+        >>> row.ours, row.n
+        (1.1, 5)
+        """
+        values = np.asarray(samples, dtype=float).ravel()
+        finite = values[np.isfinite(values)]
+        note = kwargs.pop("note", "")
+        if finite.size < values.size:
+            dropped = f"{values.size - finite.size} of {values.size} undefined"
+            note = f"{note}; {dropped}" if note else dropped
+        if finite.size == 0:
+            return cls(quantity, paper, math.nan, note=note, n=0, **kwargs)
+        low, q1, median, q3, high = np.quantile(finite, [0.025, 0.25, 0.5, 0.75, 0.975])
+        return cls(
+            quantity,
+            paper,
+            float(median),
+            note=note,
+            low=float(low),
+            high=float(high),
+            n=int(finite.size),
+            iqr=(float(q1), float(q3)),
+            **kwargs,
+        )
+
+    @property
+    def rules(self) -> tuple:
+        """The row's rules as a tuple."""
+        return self.rule if isinstance(self.rule, tuple) else (self.rule,)
+
+    @property
+    def verdicts(self) -> tuple[str, ...]:
+        """Each rule's verdict."""
+        return tuple(
+            r.judge(self.paper, self.ours, low=self.low, high=self.high, n=self.n)
+            for r in self.rules
+        )
 
     @property
     def verdict(self) -> str:
-        """The rule's verdict on this row."""
-        return self.rule.judge(self.paper, self.ours)
+        """The rules' verdicts, joined with ``"; "``."""
+        return "; ".join(self.verdicts)
+
+    @property
+    def passed(self) -> bool | None:
+        """True when every rule passes, False when one fails, None when none can judge."""
+        results = [passes(v) for v in self.verdicts]
+        if any(r is False for r in results):
+            return False
+        if any(r is None for r in results):
+            return None
+        return True
+
+    @property
+    def rule_names(self) -> str:
+        """The names of the row's rules, joined with ``" + "``."""
+        return " + ".join(r.name for r in self.rules)
 
 
 def verdict(paper: float, ours: float, *, decimals: int = 2, extra: float = 0.0) -> str:

@@ -351,3 +351,25 @@ def test_real_book_chapters_have_a_profile_parameter() -> None:
         params = chapter.parameters()
         assert "profile" in params, chapter.slug
         assert params["profile"].default.strip("'\"") == "fast", chapter.slug
+
+
+def test_the_build_writes_the_ledger_of_the_executed_chapters(tmp_path: Path) -> None:
+    import nbformat
+    from IPython.core.formatters import DisplayFormatter
+
+    from fairbook.ledger import chapter_ledger
+    from fairbook.replication import Row, replication_table
+
+    paths = chapters.BookPaths(tmp_path)
+    paths.executed.mkdir(parents=True)
+    paths.html.mkdir(parents=True)
+    table = replication_table([Row("OFI (A)", -0.06, -0.0556, source="seed 003 Table 3.1")])
+    data, metadata = DisplayFormatter().format(chapter_ledger([table], chapter="02_x"))
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("x")
+    cell.outputs = [nbformat.v4.new_output("display_data", data=data, metadata=metadata)]
+    nb.cells = [cell]
+    nbformat.write(nb, paths.executed / "02_x.ipynb")
+    assert chapters.write_book_ledger(paths) == 1
+    assert "OFI (A)" in (paths.html / "ledger.csv").read_text()
+    assert '"outcome":"matches"' in (paths.html / "ledger.json").read_text()

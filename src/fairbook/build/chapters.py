@@ -63,6 +63,8 @@ __all__ = [
     "run",
     "stage_book",
     "toc_files",
+    "write_book_ledger",
+    "write_ledger_fragments",
 ]
 
 #: The two execution profiles every chapter understands (its ``profile`` parameter).
@@ -604,7 +606,41 @@ def stage_book(
             {"caption": "Further chapters", "chapters": [{"file": m} for m in missing]}
         )
         toc_path.write_text(yaml.safe_dump(toc, sort_keys=False), encoding="utf-8")
+    write_ledger_fragments(executed, stage / "book")
     return stage
+
+
+#: The files the ledger page (book/ledger.md) includes with ``{raw} html :file:``.
+LEDGER_FRAGMENTS = ("_ledger_tallies.html", "_ledger_tables.html", "_ledger_rows.html")
+
+
+def write_ledger_fragments(executed: str | os.PathLike[str], folder: str | os.PathLike[str]):
+    """Write the ledger page's three HTML fragments from the executed chapters' rows:
+    tallies per paper, tallies per paper table, and every row with a filter."""
+    from fairbook.ledger import ledger_frame, ledger_html, read_executed, tallies
+
+    executed = Path(executed)
+    ledger = read_executed(executed) if executed.is_dir() else ledger_frame([])
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    note = (
+        '<p>Download: <a href="../ledger.csv">ledger.csv</a> · '
+        f'<a href="../ledger.json">ledger.json</a> ({len(ledger)} rows).</p>'
+    )
+    if ledger.empty:
+        empty = "<p><em>No executed chapter carries ledger rows in this build.</em></p>"
+        parts = (empty, empty, empty)
+    else:
+        by_paper = tallies(ledger, by=("paper", "budget"))
+        by_table = tallies(ledger, by=("paper", "source", "budget"))
+        parts = (
+            by_paper.to_html(classes="dataframe") + note,
+            by_table.to_html(classes="dataframe"),
+            ledger_html(ledger, chapter_url="../notebooks/{chapter}.html"),
+        )
+    for name, text in zip(LEDGER_FRAGMENTS, parts, strict=True):
+        (folder / name).write_text(text, encoding="utf-8")
+    return ledger
 
 
 def _jupyter_book() -> list[str]:
@@ -651,6 +687,17 @@ def build_html(
     return paths.html
 
 
+def write_book_ledger(paths: BookPaths) -> int:
+    """Write the replication ledger of the executed chapters into the built HTML
+    (``ledger.csv`` and ``ledger.json``, linked from the ledger page); returns its rows."""
+    from fairbook.ledger import ledger_frame, read_executed, write_ledger
+
+    ledger = read_executed(paths.executed) if paths.executed.is_dir() else ledger_frame([])
+    write_ledger(ledger, paths.html / "ledger.csv")
+    write_ledger(ledger, paths.html / "ledger.json")
+    return len(ledger)
+
+
 def build(
     root: str | os.PathLike[str] | None = None,
     profile: str = "fast",
@@ -676,6 +723,9 @@ def build(
     except BuildError as exc:
         failed.append(str(exc))
     timings.append(("html", time.perf_counter() - t0))
+    if paths.html.is_dir():
+        written = write_book_ledger(paths)
+        echo(f"[build] ledger: {written} rows to {paths.html / 'ledger.csv'} and ledger.json")
     echo("[build] " + ", ".join(f"{name} {sec:.1f} s" for name, sec in timings), flush=True)
     if failed:
         echo("[build] FAILED:\n  " + "\n  ".join(failed), flush=True)

@@ -1,0 +1,367 @@
+"""The book-wide replication ledger: every paper number the book compares, one row each.
+
+Each chapter ends with :func:`chapter_ledger` over its replication tables (the tables of
+:func:`fairbook.replication.replication_table`, whose :class:`~fairbook.replication.Row`
+objects travel in ``attrs["rows"]``). That cell shows the chapter's tallies in words and
+carries the rows, as JSON, in the output's metadata under :data:`METADATA_KEY`. The executed
+notebooks are therefore the record: :func:`read_executed` collects the rows of every chapter
+into one table, which the ledger page shows, the build writes to ``_build/html/ledger.csv``
+and ``ledger.json``, and ``fairbook ledger`` prints.
+
+A row *matches* when every rule of the row passes; it *differs* when one fails; it has *no
+verdict* when a rule cannot judge (undefined on a side, not comparable, a single seed).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import pandas as pd
+
+from fairbook.replication import Row
+
+__all__ = [
+    "FIELDS",
+    "METADATA_KEY",
+    "ChapterLedger",
+    "chapter_ledger",
+    "ledger_frame",
+    "ledger_html",
+    "read_executed",
+    "tallies",
+    "tally_sentences",
+    "write_ledger",
+]
+
+#: Where a chapter's ledger rows travel in its executed notebook (output metadata).
+METADATA_KEY = "fairbook_ledger"
+
+#: The ledger's columns, in order.
+FIELDS = (
+    "paper",
+    "source",
+    "quantity",
+    "paper_value",
+    "ours",
+    "low",
+    "high",
+    "n",
+    "rule",
+    "verdict",
+    "outcome",
+    "note",
+    "chapter",
+    "budget",
+)
+
+_SOURCE = re.compile(r"^(?P<paper>seed \d{3})\b\s*(?P<where>.*)$")
+_OUTCOME = {True: "matches", False: "differs", None: "no verdict"}
+
+
+def _number(value) -> float | None:
+    if value is None:
+        return None
+    value = float(value)
+    return None if math.isnan(value) else value
+
+
+def _record(row: Row, *, chapter: str, budget: str) -> dict:
+    match = _SOURCE.match(row.source or "")
+    if match is None:
+        raise ValueError(
+            f"row {row.quantity!r} names no paper: its source is {row.source!r}; "
+            "give it as 'seed NNN <table>' (e.g. 'seed 003 Table 3.1')"
+        )
+    note = row.note
+    if row.iqr is not None:
+        iqr = f"IQR {row.iqr[0]:.3g}–{row.iqr[1]:.3g}"
+        note = f"{note}; {iqr}" if note else iqr
+    return {
+        "paper": match["paper"],
+        "source": match["where"] or "(whole paper)",
+        "quantity": row.quantity,
+        "paper_value": _number(row.paper),
+        "ours": _number(row.ours),
+        "low": _number(row.low),
+        "high": _number(row.high),
+        "n": row.n,
+        "rule": row.rule_names,
+        "verdict": row.verdict,
+        "outcome": _OUTCOME[row.passed],
+        "note": note,
+        "chapter": chapter,
+        "budget": budget,
+    }
+
+
+def _rows_of(table) -> tuple[Row, ...]:
+    rows = getattr(table, "attrs", {}).get("rows")
+    if rows is None:
+        raise ValueError(
+            "a ledger table must come from fairbook.replication.replication_table "
+            "(its rows travel in attrs['rows']); this one has none"
+        )
+    return tuple(rows)
+
+
+def ledger_frame(records: Iterable[Mapping]) -> pd.DataFrame:
+    """The ledger as a table with columns :data:`FIELDS` (empty if there are no records).
+
+    Examples
+    --------
+    >>> ledger_frame([]).columns.tolist()[:3]
+    ['paper', 'source', 'quantity']
+    """
+    frame = pd.DataFrame.from_records(list(records), columns=list(FIELDS))
+    return frame.astype({"n": "Int64"}) if not frame.empty else frame
+
+
+def tallies(ledger: pd.DataFrame, *, by=("paper",)) -> pd.DataFrame:
+    """Rows, matches, differences and rows without a verdict, per group of `by`.
+
+    Examples
+    --------
+    >>> from fairbook.replication import Row, replication_table
+    >>> t = replication_table([Row("a", 1, 1, source="seed 003 Table 3.1"),
+    ...                        Row("b", 1, 2, source="seed 003 Table 3.1")])
+    >>> tallies(chapter_ledger([t], chapter="02_x").frame)
+              rows  matches  differs  no verdict
+    paper
+    seed 003     2        1        1           0
+    """
+    by = list(by)
+    if ledger.empty:
+        return pd.DataFrame(columns=["rows", "matches", "differs", "no verdict"])
+    counts = pd.crosstab([ledger[c] for c in by], ledger["outcome"])
+    for outcome in _OUTCOME.values():
+        if outcome not in counts:
+            counts[outcome] = 0
+    counts = counts[list(_OUTCOME.values())]
+    counts.insert(0, "rows", counts.sum(axis=1))
+    counts.columns.name = None
+    return counts
+
+
+def tally_sentences(ledger: pd.DataFrame) -> list[str]:
+    """One sentence per paper table: how many rows match, differ or have no verdict.
+
+    Examples
+    --------
+    >>> from fairbook.replication import Row, SameSign, replication_table
+    >>> t = replication_table([Row("a", 0.1, 0.3, rule=SameSign(), source="seed 003 Table 3.4"),
+    ...                        Row("b", 0.1, -0.2, rule=SameSign(), source="seed 003 Table 3.4")])
+    >>> tally_sentences(chapter_ledger([t], chapter="07_x").frame)
+    ['seed 003 Table 3.4: 1 of 2 rows match, 1 differs (rule: same sign).']
+    """
+    sentences = []
+    for (paper, source), rows in ledger.groupby(["paper", "source"], sort=False):
+        counts = rows["outcome"].value_counts()
+        parts = [f"{counts.get('matches', 0)} of {len(rows)} rows match"]
+        if counts.get("differs", 0):
+            parts.append(f"{counts['differs']} {'differs' if counts['differs'] == 1 else 'differ'}")
+        if counts.get("no verdict", 0):
+            parts.append(f"{counts['no verdict']} without a verdict")
+        rules = ", ".join(dict.fromkeys(rows["rule"]))
+        sentences.append(f"{paper} {source}: {', '.join(parts)} (rule: {rules}).")
+    return sentences
+
+
+class ChapterLedger:
+    """A chapter's ledger rows; displayed as its tallies in words, carrying the rows.
+
+    In a notebook the cell's output shows the tallies (Markdown) and stores the rows in
+    the output's metadata (:data:`METADATA_KEY`), where :func:`read_executed` finds them.
+    """
+
+    def __init__(self, frame: pd.DataFrame, *, chapter: str, budget: str):
+        self.frame = frame
+        self.chapter = chapter
+        self.budget = budget
+
+    def to_markdown(self) -> str:
+        """The tallies in words, one line per paper table."""
+        if self.frame.empty:
+            return f"No paper numbers are compared in this chapter ({self.budget} profile)."
+        lines = [
+            f"**Replication tally** ({self.budget} profile; {len(self.frame)} paper numbers, "
+            "the same rows the book's ledger lists):",
+            "",
+        ]
+        lines += [f"- {s}" for s in tally_sentences(self.frame)]
+        return "\n".join(lines)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        text = self.to_markdown()
+        records = json.loads(self.frame.to_json(orient="records", force_ascii=False))
+        metadata = {METADATA_KEY: {"chapter": self.chapter, "budget": self.budget, "rows": records}}
+        return {"text/markdown": text, "text/plain": text}, metadata
+
+    def __repr__(self) -> str:
+        return self.to_markdown()
+
+
+def chapter_ledger(tables, *, chapter: str, budget: str = "fast") -> ChapterLedger:
+    """Collect a chapter's replication tables into its ledger rows.
+
+    Parameters
+    ----------
+    tables : iterable of DataFrame, or a mapping of names to DataFrames
+        Tables made by :func:`fairbook.replication.replication_table`.
+    chapter : str
+        The chapter's notebook stem (``"04_uncertainty_fairness"``), for the ledger's link.
+    budget : str, default "fast"
+        The profile (or recording) the numbers come from.
+
+    Examples
+    --------
+    >>> from fairbook.replication import Row, replication_table
+    >>> t = replication_table([Row("OFI (A)", -0.06, -0.0556, source="seed 003 Table 3.1")])
+    >>> print(chapter_ledger([t], chapter="02_objective_fairness_index").to_markdown())
+    **Replication tally** (fast profile; 1 paper numbers, the same rows the book's ledger lists):
+    <BLANKLINE>
+    - seed 003 Table 3.1: 1 of 1 rows match (rule: rounding).
+    """
+    if not isinstance(chapter, str) or not chapter:
+        raise ValueError(f"chapter must be the notebook's stem, not {chapter!r}")
+    if isinstance(tables, Mapping):
+        tables = tables.values()
+    records = [
+        _record(row, chapter=chapter, budget=budget) for table in tables for row in _rows_of(table)
+    ]
+    return ChapterLedger(ledger_frame(records), chapter=chapter, budget=budget)
+
+
+def read_executed(folder) -> pd.DataFrame:
+    """The ledger of every executed chapter in `folder` (``*.ipynb``), in file order.
+
+    Raises
+    ------
+    ValueError
+        If `folder` is not a folder.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> read_executed(tempfile.mkdtemp()).empty
+    True
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ValueError(f"{folder} is not a folder of executed chapters")
+    records = []
+    for path in sorted(folder.glob("*.ipynb")):
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        for cell in notebook.get("cells", []):
+            for output in cell.get("outputs", []):
+                carried = output.get("metadata", {}).get(METADATA_KEY)
+                if carried:
+                    records.extend(carried["rows"])
+    return ledger_frame(records)
+
+
+def ledger_html(ledger: pd.DataFrame, *, chapter_url: str = "{chapter}.html") -> str:
+    """The ledger as one HTML table with a filter box and outcome buttons (no network).
+
+    The filter works in the static page: a few lines of inline JavaScript hide the rows
+    that do not contain the typed text or the chosen outcome.
+
+    Examples
+    --------
+    >>> "<table" in ledger_html(ledger_frame([]))
+    True
+    """
+    head = ["paper", "source", "quantity", "paper value", "ours", "95 % interval", "n"]
+    head += ["rule", "verdict", "outcome", "note", "chapter"]
+
+    def cell(value, digits=4):
+        if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
+            return ""
+        if isinstance(value, float):
+            return f"{value:.{digits}g}"
+        return html.escape(str(value))
+
+    body = []
+    for rec in ledger.to_dict("records"):
+        interval = (
+            f"[{cell(rec['low'], 3)}, {cell(rec['high'], 3)}]" if cell(rec["low"]) != "" else ""
+        )
+        link = html.escape(chapter_url.format(chapter=rec["chapter"]))
+        cells = [
+            cell(rec["paper"]),
+            cell(rec["source"]),
+            cell(rec["quantity"]),
+            cell(rec["paper_value"]),
+            cell(rec["ours"]),
+            interval,
+            cell(rec["n"]),
+            cell(rec["rule"]),
+            cell(rec["verdict"]),
+            cell(rec["outcome"]),
+            cell(rec["note"]),
+            f'<a href="{link}">{cell(rec["chapter"])}</a>',
+        ]
+        outcome = html.escape(str(rec["outcome"]))
+        body.append(
+            f'<tr data-outcome="{outcome}">' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
+        )
+    buttons = "".join(
+        f'<label><input type="radio" name="fb-outcome" value="{v}"{" checked" if v == "" else ""}>'
+        f" {v or 'all'}</label> "
+        for v in ("", "matches", "differs", "no verdict")
+    )
+    return (
+        '<div class="fairbook-ledger">'
+        '<p><input type="search" id="fb-ledger-filter" placeholder="filter: paper, table, '
+        'quantity, rule, chapter…" style="width:60%"> '
+        f'{buttons}<span id="fb-ledger-count"></span></p>'
+        '<div style="overflow-x:auto"><table id="fb-ledger" class="dataframe">'
+        "<thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead>"
+        "<tbody>" + "".join(body) + "</tbody></table></div>"
+        "<script>(function(){"
+        "var box=document.getElementById('fb-ledger-filter'),"
+        "rows=document.querySelectorAll('#fb-ledger tbody tr'),"
+        "count=document.getElementById('fb-ledger-count');"
+        "function apply(){var q=box.value.toLowerCase(),"
+        "o=(document.querySelector('input[name=fb-outcome]:checked')||{}).value||'',n=0;"
+        "rows.forEach(function(r){var show=r.textContent.toLowerCase().indexOf(q)>=0"
+        "&&(!o||r.dataset.outcome===o);r.style.display=show?'':'none';if(show)n++;});"
+        "count.textContent=' '+n+' of '+rows.length+' rows shown';}"
+        "box.addEventListener('input',apply);"
+        "document.querySelectorAll('input[name=fb-outcome]').forEach(function(b){"
+        "b.addEventListener('change',apply);});apply();})();</script></div>"
+    )
+
+
+def write_ledger(ledger: pd.DataFrame, path) -> Path:
+    """Write the ledger as CSV or JSON (by the file's suffix); returns the path.
+
+    Text cells that a spreadsheet would run as a formula (starting with ``= + - @``) are
+    prefixed with an apostrophe in the CSV.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = write_ledger(ledger_frame([]), pathlib.Path(tempfile.mkdtemp()) / "ledger.json")
+    >>> p.read_text()
+    '[]'
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        path.write_text(ledger.to_json(orient="records", force_ascii=False), encoding="utf-8")
+    elif suffix == ".csv":
+        safe = ledger.copy()
+        for column in safe.columns:
+            if not pd.api.types.is_numeric_dtype(safe[column]):
+                safe[column] = safe[column].map(
+                    lambda v: f"'{v}" if isinstance(v, str) and v[:1] in "=+-@" else v
+                )
+        safe.to_csv(path, index=False)
+    else:
+        raise ValueError(f"write the ledger to a .csv or .json file, not {path.name!r}")
+    return path

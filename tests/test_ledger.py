@@ -1,0 +1,132 @@
+"""Tests of fairbook.ledger: rows in, tallies and the executed-notebook round trip out."""
+
+import json
+
+import nbformat
+import pandas as pd
+import pytest
+from IPython.core.formatters import DisplayFormatter
+
+from fairbook.ledger import (
+    FIELDS,
+    METADATA_KEY,
+    chapter_ledger,
+    ledger_html,
+    read_executed,
+    tallies,
+    tally_sentences,
+    write_ledger,
+)
+from fairbook.replication import Flag, Interval, NotComparable, Row, SameSign, replication_table
+
+
+@pytest.fixture
+def tables():
+    t1 = replication_table(
+        [
+            Row("OFI (A)", -0.06, -0.0556, source="seed 003 Table 3.1"),
+            Row("DI (B)", float("nan"), float("nan"), source="seed 003 Table 3.1"),
+            Row("OFI (C)", 0.3, 0.1, source="seed 003 Table 3.1"),
+        ]
+    )
+    t2 = replication_table(
+        [
+            Row.from_samples(
+                "SD1 F_SP",
+                1.3,
+                [1.2, 1.25, 1.4, 1.5],
+                rule=(Flag(), Interval()),
+                source="seed 000 Table 1",
+            ),
+            Row("Levene p", 5e-4, 4.9e-4, rule=NotComparable("other data"), source="seed 004"),
+            Row("improves", 0.04, -0.1, rule=SameSign(), source="seed 003 Table 3.4"),
+        ]
+    )
+    return {"3.1": t1, "mixed": t2}
+
+
+def test_rows_become_ledger_records(tables):
+    frame = chapter_ledger(tables, chapter="02_x").frame
+    assert frame.columns.tolist() == list(FIELDS)
+    assert len(frame) == 6
+    assert frame["outcome"].tolist() == [
+        "matches",
+        "no verdict",
+        "differs",
+        "matches",
+        "no verdict",
+        "differs",
+    ]
+    sd1 = frame.set_index("quantity").loc["SD1 F_SP"]
+    assert sd1["n"] == 4 and sd1["low"] < 1.3 < sd1["high"] and "IQR" in sd1["note"]
+    assert frame.set_index("quantity").loc["Levene p", "source"] == "(whole paper)"
+
+
+def test_tallies_count_every_row_once(tables):
+    frame = chapter_ledger(tables, chapter="02_x").frame
+    by_paper = tallies(frame)
+    assert by_paper["rows"].sum() == len(frame)
+    assert by_paper.loc["seed 003"].tolist() == [4, 1, 2, 1]
+    by_table = tallies(frame, by=("paper", "source"))
+    assert by_table.loc[("seed 003", "Table 3.1"), "matches"] == 1
+
+
+def test_tally_sentences_name_table_counts_and_rules(tables):
+    sentences = tally_sentences(chapter_ledger(tables, chapter="02_x").frame)
+    assert sentences[0] == (
+        "seed 003 Table 3.1: 1 of 3 rows match, 1 differs, 1 without a verdict (rule: rounding)."
+    )
+    assert any("flag + interval" in s for s in sentences)
+
+
+def test_a_row_without_a_paper_is_refused():
+    t = replication_table([Row("x", 1, 1, source="Table 3")])
+    with pytest.raises(ValueError, match="names no paper"):
+        chapter_ledger([t], chapter="01_x")
+
+
+def test_a_table_not_made_of_rows_is_refused():
+    with pytest.raises(ValueError, match="replication_table"):
+        chapter_ledger([pd.DataFrame({"a": [1]})], chapter="01_x")
+
+
+def test_the_display_carries_the_rows_in_metadata(tables):
+    data, metadata = DisplayFormatter().format(chapter_ledger(tables, chapter="02_x"))
+    assert data["text/markdown"].startswith("**Replication tally**")
+    carried = metadata[METADATA_KEY]
+    assert carried["chapter"] == "02_x" and len(carried["rows"]) == 6
+    json.dumps(carried, allow_nan=False)  # NaN travels as null, valid JSON
+
+
+def test_round_trip_through_an_executed_notebook(tables, tmp_path):
+    data, metadata = DisplayFormatter().format(chapter_ledger(tables, chapter="02_x"))
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("ledger")
+    cell.outputs = [nbformat.v4.new_output("display_data", data=data, metadata=metadata)]
+    nb.cells = [nbformat.v4.new_markdown_cell("text"), cell]
+    nbformat.write(nb, tmp_path / "02_x.ipynb")
+    nbformat.write(nbformat.v4.new_notebook(), tmp_path / "01_empty.ipynb")
+    back = read_executed(tmp_path)
+    expected = chapter_ledger(tables, chapter="02_x").frame
+    pd.testing.assert_frame_equal(back, expected, check_dtype=False)
+
+
+def test_read_executed_needs_a_folder(tmp_path):
+    with pytest.raises(ValueError, match="not a folder"):
+        read_executed(tmp_path / "missing")
+
+
+def test_html_escapes_and_filters(tables):
+    t = replication_table([Row("<script>alert(1)</script>", 1, 1, source="seed 001 Fig. 1")])
+    page = ledger_html(chapter_ledger([t], chapter="05_x").frame)
+    assert "<script>alert(1)" not in page and "&lt;script&gt;" in page
+    assert 'id="fb-ledger-filter"' in page and 'href="05_x.html"' in page
+
+
+def test_csv_defuses_spreadsheet_formulas(tmp_path):
+    t = replication_table([Row("=HYPERLINK(1)", 1, 1, source="seed 001 Fig. 1")])
+    frame = chapter_ledger([t], chapter="05_x").frame
+    text = write_ledger(frame, tmp_path / "ledger.csv").read_text()
+    assert "'=HYPERLINK(1)" in text and "\n=HYPERLINK" not in text
+    with pytest.raises(ValueError, match=".csv or .json"):
+        write_ledger(frame, tmp_path / "ledger.xlsx")

@@ -211,3 +211,57 @@ def test_check_book_in_chromium_with_screenshots(
     png = shots / "book__intro.png"
     assert by_doc["book/intro"].screenshot == png.resolve()
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# ---- static explorers (fairbook.charts): drawn, and every control changes the drawing ---------
+
+VEGA = Path(__file__).resolve().parents[2] / "book" / "_vendor" / "static" / "vendor" / "vega"
+
+
+def _chart_page(tmp_path: Path, *, use_the_control: bool) -> Path:
+    import altair as alt
+    import pandas as pd
+
+    from fairbook.charts import vega_chart
+
+    grid = pd.DataFrame({"k": [1, 1, 2, 2], "x": [0, 1, 0, 1], "y": [0, 1, 1, 0]})
+    k = alt.param(name="k", value=1, bind=alt.binding_range(min=1, max=2, step=1))
+    chart = alt.Chart(grid).mark_line().encode(x="x", y="y").add_params(k)
+    if use_the_control:
+        chart = chart.transform_filter("datum.k == k")
+    (tmp_path / "_static" / "vendor").mkdir(parents=True)
+    (tmp_path / "_static" / "vendor" / "vega").symlink_to(VEGA)
+    (tmp_path / "notebooks").mkdir()
+    page = tmp_path / "notebooks" / "chart.html"
+    page.write_text(f"<html><body><main>{vega_chart(chart).to_html()}</main></body></html>")
+    return page
+
+
+@pytest.mark.skipif(
+    pagecheck.chromium_binary() is None or not VEGA.is_dir(),
+    reason="needs chromium and the vendored Vega files (make vendor)",
+)
+@pytest.mark.parametrize(
+    ("use_the_control", "expected"),
+    [(True, []), (False, ["chart 1: moving k left the drawing unchanged"])],
+)
+def test_chart_controls_must_change_the_drawing(tmp_path, use_the_control, expected):
+    page = _chart_page(tmp_path, use_the_control=use_the_control)
+    assert pagecheck.check_charts(page) == expected
+    assert not list(page.parent.glob(".*probe*"))  # the probe copy is removed
+
+
+@pytest.mark.skipif(pagecheck.chromium_binary() is None, reason="chromium is not installed")
+def test_a_chart_whose_scripts_are_missing_did_not_draw(tmp_path):
+    from fairbook.charts import vega_chart
+
+    page = tmp_path / "chart.html"
+    spec = {"$schema": "https://vega.github.io/schema/vega-lite/v6.json", "mark": "point"}
+    page.write_text(f"<html><body><main>{vega_chart(spec).to_html()}</main></body></html>")
+    assert pagecheck.check_charts(page) == ["chart 1 did not draw"]
+
+
+def test_pages_without_charts_are_not_probed(tmp_path):
+    page = tmp_path / "plain.html"
+    page.write_text("<html><body><main><p>no charts</p></main></body></html>")
+    assert pagecheck.check_charts(page, binary="/nonexistent") == []

@@ -9,7 +9,9 @@ Chromium (scripts run: MathJax typesets, widgets render) and the rendered DOM mu
   show one on purpose and are skipped;
 - a non-empty article body;
 - no unrendered math: ``$$`` left in the text, or a Sphinx ``math`` element that MathJax did
-  not replace with an ``mjx-container`` (only checked when Chromium rendered the page).
+  not replace with an ``mjx-container`` (only checked when Chromium rendered the page);
+- every static explorer (:mod:`fairbook.charts`) drawn, and each of its controls changing
+  the drawing when moved (:func:`check_charts`, with Chromium only).
 
 One PNG screenshot per page goes to ``_build/screenshots/`` for humans.
 
@@ -40,6 +42,7 @@ from pathlib import Path
 __all__ = [
     "PageResult",
     "check_book",
+    "check_charts",
     "check_html",
     "chromium_binary",
     "main",
@@ -309,6 +312,102 @@ def screenshot(page: Path, png: Path, *, binary: str | None = None, timeout: flo
 
 
 # ---------------------------------------------------------------------------------------------
+# static explorers: every control of every chart must change its drawing
+
+# Injected into a temporary copy of a page: once the charts have drawn, move each bound
+# control of each chart in turn (a slider to another end, a dropdown to the next option, a
+# radio button to another choice, a checkbox flipped), let Vega redraw, and record in the
+# chart's container whether its SVG changed. Timers run on Chromium's virtual clock.
+_CHART_PROBE = """
+<script>
+window.addEventListener("load", function () {
+  setTimeout(function () {
+    var charts = Array.prototype.slice.call(document.querySelectorAll(".fairbook-vega"));
+    charts.forEach(function (chart) {
+      var svg = function () { var e = chart.querySelector("svg"); return e ? e.outerHTML : ""; };
+      var inputs = Array.prototype.slice.call(
+        chart.querySelectorAll(".vega-bindings input, .vega-bindings select"));
+      var seen = {}, controls = [];
+      inputs.forEach(function (el) {  // one control per radio group
+        var key = el.type === "radio" ? "radio:" + el.name : "el:" + controls.length;
+        if (!seen[key]) { seen[key] = true; controls.push(el); }
+      });
+      var results = [];
+      chart.setAttribute("data-fb-drawn", svg() ? "yes" : "no");
+      function move(el) {
+        if (el.tagName === "SELECT") {
+          el.selectedIndex = (el.selectedIndex + 1) % el.options.length;
+        } else if (el.type === "range") {
+          var lo = parseFloat(el.min), hi = parseFloat(el.max), v = parseFloat(el.value);
+          el.value = String(Math.abs(v - hi) > Math.abs(v - lo) ? hi : lo);
+        } else if (el.type === "radio") {
+          var group = chart.querySelectorAll('input[name="' + el.name + '"]');
+          for (var i = 0; i < group.length; i++) {
+            if (!group[i].checked) { group[i].click(); return; }
+          }
+        } else if (el.type === "checkbox") { el.click(); return; }
+        el.dispatchEvent(new Event("input", {bubbles: true}));
+        el.dispatchEvent(new Event("change", {bubbles: true}));
+      }
+      function step(i) {
+        if (i === controls.length) {
+          chart.setAttribute("data-fb-controls", results.join(";"));
+          return;
+        }
+        var before = svg();
+        move(controls[i]);
+        setTimeout(function () {
+          var label = (controls[i].name || controls[i].type || "control").replace(/[;=]/g, "_");
+          results.push(label + "=" + (svg() !== before ? "changed" : "unchanged"));
+          step(i + 1);
+        }, 400);
+      }
+      step(0);
+    });
+  }, 3000);
+});
+</script>
+"""
+_PROBED_TAG = re.compile(r"<div[^>]*\bdata-fb-drawn=\"(\w+)\"[^>]*>")
+_PROBED_CONTROLS = re.compile(r"\bdata-fb-controls=\"([^\"]*)\"")
+
+
+def check_charts(page: Path, *, binary: str | None = None) -> list[str]:
+    """Problems of the static explorers on `page`: a chart that did not draw, a chart with
+    no control, or a control whose move leaves the drawing unchanged. Pages without charts
+    have none."""
+    page = Path(page)
+    source = page.read_text("utf-8")
+    expected = source.count('class="fairbook-vega"')
+    if not expected:
+        return []
+    probe = page.with_name(f".{page.stem}.chart-probe.html")
+    probe.write_text(source.replace("</body>", _CHART_PROBE + "</body>", 1), encoding="utf-8")
+    try:
+        dom = render(probe, binary=binary)
+    finally:
+        probe.unlink(missing_ok=True)
+    problems = []
+    found = []
+    for tag in _PROBED_TAG.finditer(dom):
+        controls = _PROBED_CONTROLS.search(tag.group(0))
+        found.append((tag.group(1), controls.group(1) if controls else ""))
+    if len(found) < expected:
+        problems.append(f"{expected - len(found)} of {expected} charts were never probed")
+    for number, (drawn, controls) in enumerate(found, start=1):
+        if drawn != "yes":
+            problems.append(f"chart {number} did not draw")
+            continue
+        moves = [c.split("=") for c in controls.split(";") if c]
+        if not moves:
+            problems.append(f"chart {number} has no control")
+        for name, outcome in moves:
+            if outcome != "changed":
+                problems.append(f"chart {number}: moving {name} left the drawing unchanged")
+    return problems
+
+
+# ---------------------------------------------------------------------------------------------
 # the book
 
 
@@ -369,6 +468,7 @@ def check_book(
             try:
                 if binary:
                     result.problems += check_html(render(page, binary=binary), rendered=True)
+                    result.problems += check_charts(page, binary=binary)
                 else:
                     result.problems += check_html(page.read_text("utf-8"), rendered=False)
                 if binary and screenshots:

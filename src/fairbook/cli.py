@@ -187,6 +187,37 @@ def _chapters(args: argparse.Namespace) -> int:
 
 
 @subcommand(
+    "figures",
+    help="export every figure of a chapter as PNG (300 dpi) and SVG, for slides",
+    arguments=[
+        arg("chapter", help="01, 01_metric_catalogue, metric_catalogue or the file name"),
+        arg("--out", required=True, metavar="DIR", help="folder for the files (created)"),
+        arg(
+            "-p",
+            "--parameter",
+            nargs=2,
+            action="append",
+            metavar=("NAME", "VALUE"),
+            help="set a parameter of the chapter (repeatable), as for `fairbook run`",
+        ),
+    ],
+)
+def _figures(args: argparse.Namespace) -> int:
+    """Execute the chapter (papermill) and save each of its matplotlib figures as
+    <chapter>-figNN.png (300 dpi) and .svg in the order they appear."""
+    from fairbook.build.figures import export_figures
+
+    try:
+        export_figures(args.chapter, args.out, parameters=_parameter_pairs(args.parameter))
+    except RuntimeError as exc:
+        print(f"fairbook figures: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        raise UsageError(f"cannot write to {args.out}: {exc}") from None
+    return 0
+
+
+@subcommand(
     "ledger",
     help="the replication ledger: every paper number the book compares, with its verdict",
     arguments=[

@@ -21,7 +21,7 @@ from pathlib import Path
 
 __all__ = ["export_figures", "startup_script"]
 
-_STARTUP = """# fairbook figures: save every matplotlib figure of this kernel (fairbook.build.figures)
+_STARTUP = """# fairbook figures: save every matplotlib figure of this kernel
 import io as _io
 import os as _os
 

@@ -61,6 +61,7 @@ FIELDS = (
 
 _SOURCE = re.compile(r"^(?P<paper>seed \d{3})\b\s*(?P<where>.*)$")
 _OUTCOME = {True: "matches", False: "differs", None: "no verdict"}
+_OUTCOME_COLOURS = {"matches": "#e8f5e9", "differs": "#fdecea", "no verdict": "#f2f2f2"}
 
 
 def _number(value) -> float | None:
@@ -276,7 +277,7 @@ def ledger_html(ledger: pd.DataFrame, *, chapter_url: str = "{chapter}.html") ->
     True
     """
     head = ["paper", "source", "quantity", "paper value", "ours", "95 % interval", "n"]
-    head += ["rule", "verdict", "outcome", "note", "chapter"]
+    head += ["rule", "verdict", "note", "chapter"]
 
     def cell(value, digits=4):
         if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
@@ -301,13 +302,15 @@ def ledger_html(ledger: pd.DataFrame, *, chapter_url: str = "{chapter}.html") ->
             cell(rec["n"]),
             cell(rec["rule"]),
             cell(rec["verdict"]),
-            cell(rec["outcome"]),
             cell(rec["note"]),
             f'<a href="{link}">{cell(rec["chapter"])}</a>',
         ]
         outcome = html.escape(str(rec["outcome"]))
+        colour = _OUTCOME_COLOURS.get(rec["outcome"], "")
         body.append(
-            f'<tr data-outcome="{outcome}">' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
+            f'<tr data-outcome="{outcome}" style="background:{colour}" title="{outcome}">'
+            + "".join(f"<td>{c}</td>" for c in cells)
+            + "</tr>"
         )
     buttons = "".join(
         f'<label><input type="radio" name="fb-outcome" value="{v}"{" checked" if v == "" else ""}>'
@@ -317,9 +320,11 @@ def ledger_html(ledger: pd.DataFrame, *, chapter_url: str = "{chapter}.html") ->
     return (
         '<div class="fairbook-ledger">'
         '<p><input type="search" id="fb-ledger-filter" placeholder="filter: paper, table, '
-        'quantity, rule, chapter…" style="width:60%"> '
-        f'{buttons}<span id="fb-ledger-count"></span></p>'
-        '<div style="overflow-x:auto"><table id="fb-ledger" class="dataframe">'
+        'quantity, rule, chapter…" style="width:100%"></p>'
+        f'<p>{buttons}<span id="fb-ledger-count"></span></p>'
+        '<p style="font-size:0.85em">Rows are shaded by outcome: green matches, red differs, '
+        "grey no verdict.</p>"
+        '<div style="overflow-x:auto;font-size:0.85em"><table id="fb-ledger" class="dataframe">'
         "<thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead>"
         "<tbody>" + "".join(body) + "</tbody></table></div>"
         "<script>(function(){"

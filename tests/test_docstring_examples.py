@@ -35,8 +35,6 @@ PACKAGES = {info.name for info in _FOUND if info.ispkg}
 #: example that runs.
 WITHOUT_EXAMPLES = {
     "fairbook.cli",
-    "fairbook.experiments.small_groups._common",
-    "fairbook.experiments.small_groups.compas_definitions",
     "fairbook.papers.seed000",
     "fairbook.papers.seed001",
     "fairbook.papers.seed003",

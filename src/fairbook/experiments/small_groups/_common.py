@@ -1,12 +1,12 @@
-"""Input checks and small helpers shared by every section of the small-groups chapter.
+"""Input checks and small helpers shared by the role modules of "Small groups".
 
-Private to :mod:`fairbook.experiments.small_groups`: count vectors and count frames,
-sizes, metric names, a fresh axis, and replication tables whose rows are printed bounds.
+Private to :mod:`fairbook.experiments.small_groups`: count vectors and count frames, sizes,
+metric names, and the wide (one column per setting) view of a CPS run that both the results
+and the replication rows of Sec. 4.6 read.
 """
 
 from __future__ import annotations
 
-import math
 import numbers
 
 import numpy as np
@@ -14,10 +14,22 @@ import pandas as pd
 
 from fairbook.confusion import CELLS
 from fairbook.metrics import METRICS
-from fairbook.replication import replication_table
+
+__all__: list[str] = []  # private helpers, imported by name by the role modules
 
 
 def _counts(cm, *, name: str = "cm") -> np.ndarray:
+    """Four non-negative counts ``[TP, FN, FP, TN]`` as floats, not all 0.
+
+    Examples
+    --------
+    >>> _counts([1, 2, 3, 4]).tolist()
+    [1.0, 2.0, 3.0, 4.0]
+    >>> _counts([0, 0, 0, 0])
+    Traceback (most recent call last):
+    ...
+    ValueError: cm is empty (all counts are 0)
+    """
     array = np.asarray(cm, dtype=np.float64)
     if array.shape != (4,) or not np.isfinite(array).all() or (array < 0).any():
         raise ValueError(f"{name} must be 4 non-negative counts [TP, FN, FP, TN], got {cm!r}")
@@ -27,6 +39,13 @@ def _counts(cm, *, name: str = "cm") -> np.ndarray:
 
 
 def _sizes(sizes, *, minimum: int = 1) -> list[int]:
+    """Group sizes as a list of integers ``>= minimum``.
+
+    Examples
+    --------
+    >>> _sizes(range(2, 5)), _sizes(7)
+    ([2, 3, 4], [7])
+    """
     out = []
     for size in np.atleast_1d(np.asarray(sizes)).tolist():
         if (
@@ -43,6 +62,13 @@ def _sizes(sizes, *, minimum: int = 1) -> list[int]:
 
 
 def _check_frame(counts) -> pd.DataFrame:
+    """A non-empty frame of per-group counts with the columns ``TP FN FP TN``.
+
+    Examples
+    --------
+    >>> _check_frame(pd.DataFrame({"TP": [1], "FN": [0], "FP": [2], "TN": [3]})).shape
+    (1, 4)
+    """
     if not isinstance(counts, pd.DataFrame):
         raise ValueError(f"counts must be a DataFrame with columns {', '.join(CELLS)}")
     missing = [c for c in CELLS if c not in counts.columns]
@@ -54,33 +80,29 @@ def _check_frame(counts) -> pd.DataFrame:
 
 
 def _metric(name) -> str:
+    """A metric name of :data:`fairbook.metrics.METRICS`, upper-cased.
+
+    Examples
+    --------
+    >>> _metric("tpr")
+    'TPR'
+    """
     if not isinstance(name, str) or name.upper() not in METRICS:
         raise ValueError(f"unknown metric {name!r}; choose one of {', '.join(METRICS)}")
     return name.upper()
 
 
-def _axes(ax, figsize=(6, 4)):
-    import matplotlib.pyplot as plt
+def _wide(table: pd.DataFrame, column: str) -> pd.DataFrame:
+    """One column of a CPS run (:func:`~fairbook.experiments.small_groups.runs.cps_experiment`)
+    laid out with one row per ``(group, metric, n)`` and one column per setting label.
 
-    if ax is None:
-        _, ax = plt.subplots(figsize=figsize)
-    return ax
-
-
-def _bound_rows(rows) -> pd.DataFrame:
-    """A replication table whose rows are printed *bounds*: verdict = holds / fails.
-
-    Each row's ``paper`` is a bound and ``kind`` says which side ours must be on
-    (``"upper"``: ours < paper; ``"lower"``: ours >= paper).
+    Examples
+    --------
+    >>> run = pd.DataFrame({"group": "g", "metric": "ACC", "n": [5, 5],
+    ...                     "setting_label": ["raw", "CPS λ = 5"], "mse": [0.2, 0.1]})
+    >>> _wide(run, "mse").columns.tolist()
+    ['CPS λ = 5', 'raw']
     """
-    rows = list(rows)
-    table = replication_table(rows)
-    verdicts = []
-    for row, ours in zip(rows, table["ours"], strict=True):
-        if math.isnan(ours):
-            verdicts.append("ours undefined")
-            continue
-        ok = ours < row["paper"] if row["kind"] == "upper" else ours >= row["paper"]
-        verdicts.append(f"{row['kind']} bound holds" if ok else f"{row['kind']} bound fails")
-    table["verdict"] = verdicts
-    return table
+    return table.pivot_table(
+        index=["group", "metric", "n"], columns="setting_label", values=column, aggfunc="first"
+    )

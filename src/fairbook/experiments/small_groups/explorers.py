@@ -3,7 +3,9 @@
 :func:`space_explorer` serves Sec. 4.3 (``C(x; n)`` and a metric's CDF over M(n));
 :func:`smoothing_explorer` serves Secs. 4.5–4.6 (the sampling distribution of a raw,
 ε-smoothed and CPS-smoothed score, with MATCH), built on :func:`sampling_distribution`,
-:func:`sampling_summary` and :func:`monte_carlo_pvalue`.
+:func:`sampling_summary` and :func:`monte_carlo_pvalue`. Both compute live in JupyterLab;
+the HTML book shows the snapshot taken when the page was built (the chapter has no
+precomputed grid).
 """
 
 from __future__ import annotations
@@ -18,9 +20,76 @@ from fairbook.plots import figure_html
 from fairbook.stats import combinatorics, cps, match
 
 from ._common import _counts, _metric, _sizes
-from .match_tables import match_pvalues
+from .runs import match_pvalues
+
+__all__ = [
+    "monte_carlo_pvalue",
+    "sampling_distribution",
+    "sampling_summary",
+    "smoothing_explorer",
+    "space_explorer",
+]
 
 
+# ---------------------------------------------------- Sec. 4.3: the space of confusion matrices
+def _space_view(metric: str, n: int) -> str:
+    import matplotlib.pyplot as plt
+
+    cms = combinatorics.enumerate_confusion_matrices(n)
+    values = np.asarray(compute(metric, cms), dtype=np.float64)
+    holes = int(np.isnan(values).sum())
+    fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3))
+    x = np.arange(n + 1)
+    left.bar(x, combinatorics.cell_value_count(x, n), color="C0")
+    left.set_xlabel("value x of one cell")
+    left.set_ylabel("C(x; n)")
+    left.set_title(f"Thm 4.2 at n = {n}")
+    defined = np.sort(values[~np.isnan(values)])
+    if defined.size:
+        right.step(defined, np.arange(1, defined.size + 1) / defined.size, where="post")
+    right.set_xlabel(metric)
+    right.set_ylabel("share of defined M(n)")
+    right.set_title(f"{metric} over M({n})")
+    facts = pd.DataFrame(
+        {
+            "value": {
+                "N(n) = C(n+3, 3)": combinatorics.n_confusion_matrices(n),
+                "matrices enumerated": len(cms),
+                f"holes of {metric}": holes,
+                f"distinct values of {metric}": int(np.unique(np.round(defined, 12)).size),
+            }
+        }
+    )
+    return facts.to_html() + figure_html(fig)
+
+
+def space_explorer(*, metric: str = "ACC", n: int = 10, n_max: int = 60):
+    """Widget: slide ``n`` and pick a metric; see ``C(x; n)`` and the metric's CDF over
+    all of ``M(n)``, with its hole count.
+
+    Examples
+    --------
+    >>> w = space_explorer(n=3)
+    >>> "holes of ACC" in w.children[1].value
+    True
+    """
+    import ipywidgets as widgets
+
+    key = _metric(metric)
+    slider = widgets.IntSlider(value=int(n), min=1, max=int(n_max), description="n")
+    menu = widgets.Dropdown(options=list(METRICS), value=key, description="metric")
+    output = widgets.HTML()
+
+    def refresh(_=None):
+        output.value = _space_view(menu.value, slider.value)
+
+    slider.observe(refresh, names="value")
+    menu.observe(refresh, names="value")
+    refresh()
+    return widgets.VBox([widgets.HBox([menu, slider]), output])
+
+
+# -------------------------- Secs. 4.5–4.6: a small group's score, raw, smoothed and under MATCH
 def sampling_distribution(
     cm_group,
     cm_ref,
@@ -150,63 +219,6 @@ def monte_carlo_pvalue(
     return float(min(1.0, 2 * min(lower, upper)))
 
 
-def _space_view(metric: str, n: int) -> str:
-    import matplotlib.pyplot as plt
-
-    cms = combinatorics.enumerate_confusion_matrices(n)
-    values = np.asarray(compute(metric, cms), dtype=np.float64)
-    holes = int(np.isnan(values).sum())
-    fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3))
-    x = np.arange(n + 1)
-    left.bar(x, combinatorics.cell_value_count(x, n), color="C0")
-    left.set_xlabel("value x of one cell")
-    left.set_ylabel("C(x; n)")
-    left.set_title(f"Thm 4.2 at n = {n}")
-    defined = np.sort(values[~np.isnan(values)])
-    if defined.size:
-        right.step(defined, np.arange(1, defined.size + 1) / defined.size, where="post")
-    right.set_xlabel(metric)
-    right.set_ylabel("share of defined M(n)")
-    right.set_title(f"{metric} over M({n})")
-    facts = pd.DataFrame(
-        {
-            "value": {
-                "N(n) = C(n+3, 3)": combinatorics.n_confusion_matrices(n),
-                "matrices enumerated": len(cms),
-                f"holes of {metric}": holes,
-                f"distinct values of {metric}": int(np.unique(np.round(defined, 12)).size),
-            }
-        }
-    )
-    return facts.to_html() + figure_html(fig)
-
-
-def space_explorer(*, metric: str = "ACC", n: int = 10, n_max: int = 60):
-    """Widget: slide ``n`` and pick a metric; see ``C(x; n)`` and the metric's CDF over
-    all of ``M(n)``, with its hole count.
-
-    Examples
-    --------
-    >>> w = space_explorer(n=3)
-    >>> "holes of ACC" in w.children[1].value
-    True
-    """
-    import ipywidgets as widgets
-
-    key = _metric(metric)
-    slider = widgets.IntSlider(value=int(n), min=1, max=int(n_max), description="n")
-    menu = widgets.Dropdown(options=list(METRICS), value=key, description="metric")
-    output = widgets.HTML()
-
-    def refresh(_=None):
-        output.value = _space_view(menu.value, slider.value)
-
-    slider.observe(refresh, names="value")
-    menu.observe(refresh, names="value")
-    refresh()
-    return widgets.VBox([widgets.HBox([menu, slider]), output])
-
-
 def _smoothing_view(
     groups: dict, group: str, metric: str, n: int, eps: float, lam: float, n_draws: int, seed: int
 ) -> str:
@@ -265,7 +277,8 @@ def smoothing_explorer(
     Parameters
     ----------
     groups : dict
-        ``{label: (cm_group, cm_reference)}`` from :func:`cps_groups`.
+        ``{label: (cm_group, cm_reference)}`` from
+        :func:`~fairbook.experiments.small_groups.runs.cps_groups`.
 
     Examples
     --------

@@ -1,16 +1,17 @@
-"""Chapter-wide pieces of "Small groups" (seed 003 ch. 4): the profiles and the verdicts.
+"""Settings of "Small groups" (seed 003 ch. 4): the two profiles and the chapter's constants.
 
 :data:`PROFILES` and :func:`settings` give the parameters of the ``fast`` and ``full``
-profiles of every section; :func:`chapter_verdicts` gathers the rows of all the chapter's
-replication tables (Secs. 4.3–4.6) that do not match or hold.
+profiles of every section; the constants below name the choices the chapter makes (which
+metrics MATCH is applied to, which COMPAS definitions are tried). The paper's printed
+numbers are in :mod:`fairbook.papers.seed003`.
 """
 
 from __future__ import annotations
 
-import pandas as pd
-
 from fairbook.experiments.profiles import choose_settings
 from fairbook.stats import cps
+
+__all__ = ["COMPAS_DEFINITIONS", "MATCH_METRICS", "PROFILES", "settings"]
 
 #: Parameters of the two profiles; a chapter's explicit parameters override them.
 PROFILES = {
@@ -73,35 +74,22 @@ def settings(profile: str = "fast", **overrides) -> dict:
     return chosen
 
 
-def chapter_verdicts(tables: dict) -> pd.DataFrame:
-    """Every row of the chapter's replication tables that does not match or hold.
+# ------------------------------------------------------------- Sec. 4.5: MATCH on real groups
+#: Metrics of the MATCH tables: the ones with an exact O(√n) law.
+MATCH_METRICS = ("ACC", "PPR", "B", "TPR", "FPR", "PPV", "NPV")
 
-    Parameters
-    ----------
-    tables : dict
-        ``{section: replication table}``.
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``section, quantity, paper, ours, verdict, note`` for the rows whose verdict is
-        neither ``"matches"`` nor ``"… bound holds"``; ``attrs["counts"]`` has the verdict
-        counts per section.
-
-    Examples
-    --------
-    >>> from fairbook.replication import replication_table
-    >>> t = replication_table([{"quantity": "a", "paper": 1, "ours": 1},
-    ...                        {"quantity": "b", "paper": 1, "ours": 2}])
-    >>> chapter_verdicts({"x": t}).quantity.tolist()
-    ['b']
-    """
-    frames = [table.assign(section=section) for section, table in tables.items()]
-    if not frames:
-        raise ValueError("tables is empty")
-    every = pd.concat(frames, ignore_index=True)
-    fine = (every["verdict"] == "matches") | every["verdict"].str.endswith("bound holds")
-    out = every.loc[~fine, ["section", "quantity", "paper", "ours", "verdict", "note"]]
-    out = out.reset_index(drop=True)
-    out.attrs["counts"] = pd.crosstab(every["section"], every["verdict"])
-    return out
+# ------------------------------------------------------- Sec. 4.6: which COMPAS matrices
+#: Candidate definitions for the published COMPAS matrices (positive = recidivist,
+#: predicted positive = score 5 or more, i.e. Medium or High).
+COMPAS_DEFINITIONS = {
+    "general": "two-year general recidivism (two_year_recid), decile_score ≥ 5, "
+    "whole two-year file (7214)",
+    "general_zafar": "two-year general recidivism, decile_score ≥ 5, zafar2017 filter (6172)",
+    "violent": "violent offence ≤ 730 days after screening, v_decile_score ≥ 5, whole "
+    "two-year file",
+    "violent_zafar": "violent offence ≤ 730 days, v_decile_score ≥ 5, zafar2017 filter",
+    "violent_population": "violent offence ≤ 730 days, v_decile_score ≥ 5, two-year file "
+    "without the non-violent recidivists who cannot have 730 days of "
+    "follow-up by 2016-04-01 (an approximation of ProPublica's violent "
+    "population)",
+}

@@ -19,18 +19,21 @@ of the chapter's sections:
   (``<table>_replication``) and :func:`chapter_verdicts`;
 * :mod:`~fairbook.experiments.small_groups.figures` — Figs. 4.1–4.6 and the chapter's
   plots;
-* :mod:`~fairbook.experiments.small_groups.explorers` — the widgets and the computations
-  behind them.
+* :mod:`~fairbook.experiments.small_groups.explorers` — the widgets, the computations
+  behind them, and the precomputed grid and chart of the static smoothing explorer.
 
 Every public name is importable from here (``from fairbook.experiments import
 small_groups as sg; sg.match_table(...)``).
 """
 
 from .explorers import (
+    SmoothingGrid,
     monte_carlo_pvalue,
     sampling_distribution,
     sampling_summary,
+    smoothing_chart,
     smoothing_explorer,
+    smoothing_grid,
     space_explorer,
 )
 from .figures import (
@@ -44,15 +47,21 @@ from .figures import (
 )
 from .replication import (
     FIG_4_2_LIMITS,
+    PAPER_SOURCES,
+    PROPUBLICA_SOURCE,
     chapter_verdicts,
     eqs_4_3_to_4_6_replication,
     example_4_5_1_replication,
+    fig_4_1_replication,
     fig_4_2_replication,
     fig_4_3_replication,
     figs_4_4_to_4_6_replication,
     propublica_rates_replication,
     sec_4_5_4_replication,
     theorem_4_3_replication,
+    theorem_4_4_replication,
+    theorems_4_1_4_2_replication,
+    theorems_4_5_to_4_9_replication,
 )
 from .results import (
     compas_definition_table,
@@ -89,7 +98,10 @@ __all__ = [
     "COMPAS_DEFINITIONS",
     "FIG_4_2_LIMITS",
     "MATCH_METRICS",
+    "PAPER_SOURCES",
     "PROFILES",
+    "PROPUBLICA_SOURCE",
+    "SmoothingGrid",
     "approximation_errors",
     "chapter_verdicts",
     "compas_definition_counts",
@@ -106,6 +118,7 @@ __all__ = [
     "eqs_4_3_to_4_6_replication",
     "example_4_5_1_replication",
     "fig_4_1_monte_carlo",
+    "fig_4_1_replication",
     "fig_4_2_replication",
     "fig_4_3_replication",
     "figs_4_4_to_4_6_replication",
@@ -131,10 +144,15 @@ __all__ = [
     "sampling_summary",
     "sec_4_5_4_replication",
     "settings",
+    "smoothing_chart",
     "smoothing_explorer",
+    "smoothing_grid",
     "space_cdfs",
     "space_explorer",
     "space_moments",
     "space_table",
     "theorem_4_3_replication",
+    "theorem_4_4_replication",
+    "theorems_4_1_4_2_replication",
+    "theorems_4_5_to_4_9_replication",
 ]

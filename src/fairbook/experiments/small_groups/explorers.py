@@ -1,16 +1,22 @@
-"""The widgets of "Small groups" and the computations behind them.
+"""The explorers of "Small groups" and the computations behind them.
 
 :func:`space_explorer` serves Sec. 4.3 (``C(x; n)`` and a metric's CDF over M(n));
 :func:`smoothing_explorer` serves Secs. 4.5–4.6 (the sampling distribution of a raw,
 ε-smoothed and CPS-smoothed score, with MATCH), built on :func:`sampling_distribution`,
-:func:`sampling_summary` and :func:`monte_carlo_pvalue`. Both compute live in JupyterLab;
-the HTML book shows the snapshot taken when the page was built (the chapter has no
-precomputed grid).
+:func:`sampling_summary` and :func:`monte_carlo_pvalue`. Both are ipywidgets: they compute
+live in JupyterLab, and the HTML book shows the snapshot taken when the page was built.
+
+The chapter's main explorer also works in the static page: :func:`smoothing_grid`
+precomputes the sampling distribution of the raw and the CPS-smoothed score over a small
+grid of metric × group size ``n`` × prior strength λ, and :func:`smoothing_chart` draws it
+as a Vega-Lite chart whose dropdown, radio buttons and slider the browser redraws without
+a kernel (:func:`fairbook.charts.vega_chart`).
 """
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -23,10 +29,13 @@ from ._common import _counts, _metric, _sizes
 from .runs import match_pvalues
 
 __all__ = [
+    "SmoothingGrid",
     "monte_carlo_pvalue",
     "sampling_distribution",
     "sampling_summary",
+    "smoothing_chart",
     "smoothing_explorer",
+    "smoothing_grid",
     "space_explorer",
 ]
 
@@ -331,4 +340,272 @@ def smoothing_explorer(
             ),
             output,
         ]
+    )
+
+
+# ------------------------------- Sec. 4.6: the smoothing explorer that works in the static page
+class SmoothingGrid(NamedTuple):
+    """The precomputed grid of :func:`smoothing_grid`.
+
+    ``hist``: ``metric, n, lam, estimator, bin_low, bin_high, share`` — the share of all
+    draws whose score falls in the bin (undefined scores fall in none, so the raw bars of
+    a metric with holes add up to less than 1); the raw rows have ``lam`` None (the raw
+    score does not depend on λ). ``summary``: one row per ``metric, n, lam`` with
+    ``target`` (the full group's score), ``reference``, ``mse_raw``, ``mse_cps`` (over the
+    defined draws), ``undefined_raw`` and ``label`` (the line the chart prints).
+    """
+
+    hist: pd.DataFrame
+    summary: pd.DataFrame
+
+
+def _score_range(metric: str) -> tuple[float, float]:
+    return (-1.0, 1.0) if metric in ("MCC", "B") else (0.0, 1.0)
+
+
+def smoothing_grid(
+    cm_group,
+    cm_ref,
+    *,
+    metrics=("MCC", "TPR", "PPV", "ACC"),
+    sizes=(5, 10, 20, 40, 80, 150),
+    lams=(0, 5, 10, 15, 20, 25, 30),
+    n_draws: int = 2_000,
+    bins: int = 20,
+    seed: int = 0,
+) -> SmoothingGrid:
+    """The sampling distribution of a raw and a CPS-smoothed score over a grid of
+    metric × group size ``n`` × λ, for the static smoothing explorer.
+
+    For each ``n`` the draws are those of :func:`sampling_distribution` (the same seed
+    stream ``SeedSequence([seed, n])``), so every cell of the grid agrees with it; the
+    draws are scored raw and smoothed towards ``cm_ref`` with each λ
+    (:func:`fairbook.stats.cps.smooth`; λ = 0 is the raw score).
+
+    Parameters
+    ----------
+    cm_group, cm_ref : array-like of shape (4,)
+        The group's counts (drawn from) and the reference's (the prior of CPS).
+    metrics : iterable of str
+    sizes : iterable of int
+    lams : iterable of float
+        Prior strengths λ >= 0 (evenly spaced, for the chart's slider).
+    n_draws : int, default 2000
+    bins : int, default 20
+        Bins over the metric's range ([0, 1], or [−1, 1] for MCC and B).
+    seed : int, default 0
+
+    Returns
+    -------
+    SmoothingGrid
+        Empty bins are left out; no NaN (missing values are None).
+
+    Examples
+    --------
+    >>> grid = smoothing_grid([3, 1, 2, 4], [30, 10, 10, 50], metrics=["TPR"], sizes=[5],
+    ...                       lams=[0, 5], n_draws=200)
+    >>> grid.summary.lam.tolist()
+    [0.0, 5.0]
+    >>> raw = grid.hist.query("estimator == 'raw'").share.sum()  # 1 − P(TP + FN = 0)
+    >>> bool(abs(raw - (1 - grid.summary.undefined_raw.iloc[0])) < 1e-9)
+    True
+    """
+    group = _counts(cm_group, name="cm_group")
+    ref = _counts(cm_ref, name="cm_ref")
+    keys = [_metric(m) for m in metrics]
+    lam_values = [float(v) for v in lams]
+    if not keys or not lam_values:
+        raise ValueError("metrics and lams must not be empty")
+    if any(not math.isfinite(v) or v < 0 for v in lam_values):
+        raise ValueError(f"lams must be finite and >= 0, got {list(lams)!r}")
+    if int(bins) < 2 or int(n_draws) < 1:
+        raise ValueError(f"bins must be >= 2 and n_draws >= 1, got {bins!r}, {n_draws!r}")
+    hist, summary = [], []
+
+    def add_hist(values, metric, n, lam, estimator):
+        low, high = _score_range(metric)
+        edges = np.linspace(low, high, int(bins) + 1)
+        defined = values[~np.isnan(values)]
+        counts, _ = np.histogram(np.clip(defined, low, high), bins=edges)
+        for b in np.flatnonzero(counts):
+            hist.append(
+                {
+                    "metric": metric,
+                    "n": n,
+                    "lam": lam,
+                    "estimator": estimator,
+                    "bin_low": float(edges[b]),
+                    "bin_high": float(edges[b + 1]),
+                    "share": round(float(counts[b] / values.size), 5),
+                }
+            )
+
+    def mse(values, target):
+        defined = values[~np.isnan(values)]
+        if not defined.size or math.isnan(target):
+            return None
+        return float(np.mean((defined - target) ** 2))
+
+    for n in _sizes(sizes):
+        rng = np.random.default_rng(np.random.SeedSequence([seed, n]))
+        draws = rng.multinomial(n, group / group.sum(), size=int(n_draws)).astype(np.float64)
+        for key in keys:
+            target = float(compute(key, group))
+            reference = float(compute(key, ref))
+            raw = np.asarray(compute(key, draws), dtype=np.float64)
+            add_hist(raw, key, n, None, "raw")
+            for lam in lam_values:
+                smoothed = np.asarray(compute(key, cps.smooth(draws, ref, lam)), dtype=np.float64)
+                add_hist(smoothed, key, n, lam, "CPS")
+                row = {
+                    "metric": key,
+                    "n": n,
+                    "lam": lam,
+                    "target": None if math.isnan(target) else target,
+                    "reference": None if math.isnan(reference) else reference,
+                    "mse_raw": mse(raw, target),
+                    "mse_cps": mse(smoothed, target),
+                    "undefined_raw": float(np.isnan(raw).mean()),
+                }
+                row["label"] = (
+                    f"{key}, n = {n}, λ = {lam:g}: MSE raw "
+                    + ("undefined" if row["mse_raw"] is None else f"{row['mse_raw']:.4f}")
+                    + f" ({row['undefined_raw']:.0%} of raw draws undefined); MSE CPS "
+                    + ("undefined" if row["mse_cps"] is None else f"{row['mse_cps']:.4f}")
+                )
+                summary.append(row)
+    hist_frame = pd.DataFrame(
+        hist, columns=["metric", "n", "lam", "estimator", "bin_low", "bin_high", "share"]
+    ).astype({"lam": object})
+    hist_frame["lam"] = [None if v is None or pd.isna(v) else float(v) for v in hist_frame["lam"]]
+    return SmoothingGrid(hist_frame, pd.DataFrame(summary))
+
+
+def smoothing_chart(
+    grid: SmoothingGrid,
+    *,
+    metric: str | None = None,
+    n: int | None = None,
+    lam: float | None = None,
+):
+    """The static smoothing explorer: a Vega-Lite chart of a :func:`smoothing_grid`.
+
+    Three controls, each bound to a parameter that every panel filters on: the metric (a
+    dropdown), the group size ``n`` (radio buttons) and λ (a slider over the grid's
+    values). Left: the share of draws per bin of the raw score and of the CPS score, with
+    the full group's score (dashed) and the reference's (dotted). Right: the MSE against
+    the full group's score over ``n``, raw and CPS at the chosen λ, the chosen ``n``
+    marked. Above: the chosen cell's numbers.
+
+    Parameters
+    ----------
+    grid : SmoothingGrid
+    metric, n, lam : optional
+        The initial values (default: the first metric, the second size, λ = 5 or the
+        grid's second λ).
+
+    Returns
+    -------
+    altair.VConcatChart
+
+    Examples
+    --------
+    >>> grid = smoothing_grid([3, 1, 2, 4], [30, 10, 10, 50], metrics=["TPR", "ACC"],
+    ...                       sizes=[5, 10], lams=[0, 5], n_draws=100)
+    >>> spec = smoothing_chart(grid).to_dict()
+    >>> sorted(p["name"] for p in spec["params"])
+    ['lam', 'metric', 'n']
+    """
+    import altair as alt
+
+    summary = grid.summary
+    metrics = list(dict.fromkeys(summary["metric"]))
+    sizes = sorted(set(summary["n"]))
+    lams = sorted(set(summary["lam"]))
+    if len(lams) < 2:
+        raise ValueError("the grid needs at least two values of λ for the slider")
+    step = lams[1] - lams[0]
+    if not np.allclose(np.diff(lams), step):
+        raise ValueError(f"the grid's λ values must be evenly spaced for the slider: {lams}")
+    start_lam = lam if lam is not None else (5.0 if 5.0 in lams else lams[1])
+    p_metric = alt.param(
+        name="metric",
+        value=metric or metrics[0],
+        bind=alt.binding_select(options=metrics, name="metric "),
+    )
+    p_n = alt.param(
+        name="n",
+        value=int(n if n is not None else sizes[min(1, len(sizes) - 1)]),
+        bind=alt.binding_radio(options=[int(v) for v in sizes], name="group size n "),
+    )
+    p_lam = alt.param(
+        name="lam",
+        value=float(start_lam),
+        bind=alt.binding_range(min=lams[0], max=lams[-1], step=step, name="CPS strength λ "),
+    )
+    colours = alt.Scale(domain=["raw", "CPS"], range=["#d62728", "#1f77b4"])
+    chosen_cell = (alt.datum.metric == p_metric) & (alt.datum.n == p_n)
+    same_lam = alt.expr.abs(alt.datum.lam - p_lam) < 1e-9
+    hist = (
+        alt.Chart(grid.hist)
+        .transform_filter(chosen_cell)
+        .transform_filter((alt.datum.estimator == "raw") | same_lam)
+        .mark_bar(opacity=0.55, binSpacing=0)
+        .encode(
+            x=alt.X("bin_low:Q", title="score of groups of size n", scale=alt.Scale(zero=False)),
+            x2="bin_high:Q",
+            y=alt.Y("share:Q", title="share of draws", stack=None),
+            y2=alt.datum(0),
+            color=alt.Color("estimator:N", scale=colours, title="estimate"),
+            tooltip=[
+                "estimator:N",
+                "bin_low:Q",
+                "bin_high:Q",
+                alt.Tooltip("share:Q", format=".3f"),
+            ],
+        )
+    )
+    cell = alt.Chart(summary).transform_filter(chosen_cell).transform_filter(same_lam)
+    target = cell.mark_rule(color="black", strokeDash=[5, 3]).encode(x="target:Q")
+    reference = cell.mark_rule(color="grey", strokeDash=[1, 2]).encode(x="reference:Q")
+    left = (hist + target + reference).properties(width=250, height=200)
+    curves = (
+        alt.Chart(summary)
+        .transform_filter(alt.datum.metric == p_metric)
+        .transform_filter(same_lam)
+        .transform_fold(["mse_raw", "mse_cps"], as_=["estimate", "mse"])
+        .transform_filter("isValid(datum.mse) && datum.mse > 0")
+        .transform_calculate(estimate="datum.estimate == 'mse_raw' ? 'raw' : 'CPS'")
+    )
+    lines = curves.mark_line(point=True).encode(
+        x=alt.X(
+            "n:Q",
+            title="group size n",
+            scale=alt.Scale(type="log", domain=[sizes[0], sizes[-1]], nice=False),
+            axis=alt.Axis(values=[int(v) for v in sizes], grid=False),
+        ),
+        y=alt.Y(
+            "mse:Q",
+            title="MSE against the full group's score",
+            scale=alt.Scale(type="log"),
+            axis=alt.Axis(grid=False),
+        ),
+        color=alt.Color("estimate:N", scale=colours, title="estimate"),
+    )
+    marked = (
+        curves.transform_filter(alt.datum.n == p_n)
+        .mark_point(size=160, filled=False, color="black")
+        .encode(x="n:Q", y="mse:Q")
+    )
+    right = (lines + marked).properties(width=250, height=200)
+    text = (
+        cell.mark_text(align="left", fontSize=11, lineBreak="; ")
+        .encode(x=alt.value(0), text="label:N")
+        .properties(width=520, height=30)
+    )
+    return (
+        alt.vconcat(text, alt.hconcat(left, right))
+        .add_params(p_metric, p_n, p_lam)
+        .configure_legend(orient="bottom")
+        .configure_view(strokeWidth=0)
     )

@@ -1,0 +1,100 @@
+"""Tests of the seed-000 chapter's computations — the results module."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from fairbook.experiments import uncertainty_fairness as uf
+from fairbook.papers import seed000
+from fairbook.uncertainty import decompose
+
+
+def hand_run():
+    """Four people per group; predictions by hand, two Monte Carlo samples."""
+    y_true = np.array([1, 1, 0, 0, 1, 1, 0, 0])
+    p1 = np.array([0.9, 0.4, 0.2, 0.6, 0.8, 0.7, 0.1, 0.3])  # P(Y = 1), sample 1
+    p2 = np.array([0.7, 0.4, 0.4, 0.6, 0.8, 0.9, 0.1, 0.1])
+    probs = np.stack([np.column_stack([1 - p, p]) for p in (p1, p2)])
+    groups = {"G": np.array(["a"] * 4 + ["b"] * 4, dtype=object)}
+    X = np.arange(16.0).reshape(8, 2)
+    return uf.Run("hand", "bnn", None, X, y_true, groups, probs)
+
+
+def ratios(**values):
+    base = dict.fromkeys(uf.POINT_RATIOS + uf.UNCERTAINTY_RATIOS, 1.0)
+    base.update(values)
+    return pd.Series(base)
+
+
+def test_fairness_result_by_hand():
+    run = hand_run()
+    # mean P(Y=1): a .8 .4 .3 .6 -> predictions 1 0 0 1; b .8 .8 .1 .2 -> 1 1 0 0
+    np.testing.assert_array_equal(run.y_pred, [1, 0, 0, 1, 1, 1, 0, 0])
+    result = uf.fairness_result(run, "G", protected="a", reference="b")
+    a, b = result.groups["a"], result.groups["b"]
+    assert (a["n"], a["ACC"], a["FPR"], a["FNR"]) == (4, 0.5, 0.5, 0.5)
+    assert (b["ACC"], b["PPV"], b["NPV"]) == (1.0, 1.0, 1.0)
+    e, al, p = decompose(run.probs)
+    assert a["U_e"] == pytest.approx(e[:4].mean()) and b["U_a"] == pytest.approx(al[4:].mean())
+    r = result.ratios
+    assert r["F_SP"] == pytest.approx(1.0) and r["F_EOpp"] == pytest.approx(0.5)
+    assert np.isnan(r["F_EOdd_y0"])  # b has no false positives: 0.5 / 0
+    assert np.isnan(r["F_EOpp_FNR"])
+    assert r["F_EAcc"] == pytest.approx(0.5)
+    assert r["F_Alea"] == pytest.approx(al[:4].mean() / al[4:].mean())
+    assert result.flags["F_EAcc"] == "unfair" and result.flags["F_SP"] == "fair"
+    assert result.flags["F_EOdd_y0"] == "undefined"
+    table = uf.format_tables({"hand": result})
+    assert table.loc["F_EAcc", ("hand", "G0")] == "0.50"
+    assert table.loc["F_EAcc", ("hand", "G1")] == "unfair"
+    assert table.loc["U_a", ("hand", "G0")] == f"{al[:4].mean():.4f}"
+
+
+def test_pattern_checks():
+    assert uf.results._pattern(ratios(F_Alea=4.0, F_Pred=4.0), "SD1", ignore_undefined=False)[
+        "pattern holds"
+    ]
+    weak = ratios(F_Alea=1.1)
+    assert not uf.results._pattern(weak, "SD1", ignore_undefined=False)["pattern holds"]
+    undefined = ratios(F_Alea=4.0, F_EOdd_y0=np.nan)
+    assert not uf.results._pattern(undefined, "SD1", ignore_undefined=False)["pattern holds"]
+    assert uf.results._pattern(undefined, "SD1", ignore_undefined=True)["pattern holds"]
+    assert uf.results._pattern(ratios(F_Epis=2.5), "SD2", ignore_undefined=False)["pattern holds"]
+    assert uf.results._pattern(ratios(F_EAcc=0.7), "SD3", ignore_undefined=False)["pattern holds"]
+    assert not uf.results._pattern(ratios(F_EAcc=0.7, F_Alea=1.3), "SD3", ignore_undefined=False)[
+        "pattern holds"
+    ]
+
+
+def test_seed000_tables_are_self_consistent():
+    assert seed000.TABLE_2_GROUPS["B"] is seed000.TABLE_3_GROUPS["B"]
+    for label, (y0, y1) in seed000.TABLE_4["COMPAS"].items():
+        assert y0 + y1 == seed000.TABLE_3_GROUPS[label]["n"]
+    assert sum(seed000.TABLE_4["Adult"]["F"]) == seed000.TABLE_5_F_SAMPLE_SIZE_CORRECTED
+    assert sum(v["n"] for k, v in seed000.TABLE_6.items() if k[0] == "F") == 639
+
+
+def test_sd_run_and_small_study():
+    config = uf.settings("fast")
+    run = uf.sd_run(3, seed=0, config=config)
+    assert run.probs.shape == (10, 80, 2)
+    again = uf.sd_run(3, seed=0, config=config)
+    np.testing.assert_array_equal(run.probs, again.probs)  # bit-reproducible on CPU
+    study, results = uf.sd_seed_study([0], estimators=("ensemble",), config=config)
+    assert len(results["ensemble"]["SD2"]) == 1
+    assert list(study["SD"]) == ["SD1", "SD2", "SD3"] and (study["epochs"] == 5).all()
+    assert uf.sd_run(1, seed=0, config=config, estimator="ensemble").probs.shape[0] == 5
+
+
+def test_pool_sequences_and_small_dvlog_standin():
+    X = np.array([[[1.0, 0.0], [3.0, 2.0], [9.0, 9.0]]])
+    np.testing.assert_allclose(uf.pool_sequences(X, [2]), [[2.0, 1.0, 3.0, 2.0, 1.0, 0.0]])
+    with pytest.raises(ValueError, match="lengths"):
+        uf.pool_sequences(X, [4])
+    frame = uf.dvlog_standin((None, 400), scale=0.3, epochs=3, n_members=2)
+    assert set(frame["group"]) == {"F", "M"} and len(frame) == 4
+    none = frame[frame["t_max"] == "none"]
+    assert (none["evidence cut"] == 0).all()
+    summary = uf.dvlog_summary(frame)
+    assert list(summary.index) == ["none", "400 s"]
+    assert {"U_a F", "U_a M", "F_Alea"} <= set(summary.columns)

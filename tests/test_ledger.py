@@ -58,7 +58,7 @@ def test_rows_become_ledger_records(tables):
         "differs",
     ]
     sd1 = frame.set_index("quantity").loc["SD1 F_SP"]
-    assert sd1["n"] == 4 and sd1["low"] < 1.3 < sd1["high"] and "IQR" in sd1["note"]
+    assert sd1["n"] == 4 and sd1["low"] < 1.3 < sd1["high"] and "median of 4, IQR" in sd1["note"]
     assert frame.set_index("quantity").loc["Levene p", "source"] == "(whole paper)"
 
 

@@ -78,10 +78,7 @@ def _record(row: Row, *, chapter: str, budget: str) -> dict:
             f"row {row.quantity!r} names no paper: its source is {row.source!r}; "
             "give it as 'seed NNN <table>' (e.g. 'seed 003 Table 3.1')"
         )
-    note = row.note
-    if row.iqr is not None:
-        iqr = f"IQR {row.iqr[0]:.3g}–{row.iqr[1]:.3g}"
-        note = f"{note}; {iqr}" if note else iqr
+    note = row.display_note
     return {
         "paper": match["paper"],
         "source": match["where"] or "(whole paper)",

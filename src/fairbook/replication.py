@@ -475,6 +475,14 @@ class Row:
         return True
 
     @property
+    def display_note(self) -> str:
+        """The note, with the median's sample size and interquartile range when there is one."""
+        if self.iqr is None or self.n is None:
+            return self.note
+        spread = f"median of {self.n}, IQR {_short(self.iqr[0])}–{_short(self.iqr[1])}"
+        return f"{self.note}; {spread}" if self.note else spread
+
+    @property
     def rule_names(self) -> str:
         """The names of the row's rules, joined with ``" + "``."""
         return " + ".join(r.name for r in self.rules)
@@ -524,7 +532,7 @@ def replication_table(rows: Iterable[Row]) -> pd.DataFrame:
                 "ours": row.ours,
                 "difference": row.ours - row.paper,
                 "verdict": row.verdict,
-                "note": row.note,
+                "note": row.display_note,
             }
             for row in rows
         ],

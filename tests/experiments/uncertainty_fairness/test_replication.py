@@ -39,22 +39,42 @@ def test_replication_tables_and_summaries_from_fixed_results():
     assert len(table) == 3 * (2 * 8 + 8)
     row = table.set_index("quantity").loc["SD1 U_a G0"]
     assert row["paper"] == 0.4926 and row["ours"] == pytest.approx(result.groups.loc["U_a", "a"])
-    assert "sd 0 over 2 seeds" in row["note"]
+    assert "median of 2" in row["note"]
     f_sp = table.set_index("quantity").loc["SD1 F_SP"]
-    assert f_sp["verdict"] == "matches"  # 1.00 vs 1.07: within 20 % + rounding
-    assert "flag: paper fair, ours fair" in f_sp["note"]
+    # 1.00 vs the printed 1.07: the flags agree (both fair) but two identical seeds give an
+    # interval of one point, which the printed value is not in - so no match
+    assert f_sp["verdict"].startswith("flag agrees (fair); outside 95 % interval")
     summary = uf.verdict_summary({"Table 1": table})
     assert summary.loc["Table 1", "rows"] == len(table)
+    assert summary.loc["Table 1", ["matches", "differ", "no verdict"]].sum() == len(table)
     side = uf.estimator_comparison({"bnn": {"SD1": result}, "ensemble": {"SD1": [result]}})
     assert list(side.columns) == [("SD1", "bnn"), ("SD1", "ensemble")]
 
 
-def test_bands_are_applied():
-    row = uf.replication._row("x", 2.0, 2.45, "ratio", source="seed 000 Table 1")
-    assert row.rule.extra == pytest.approx(0.4)
-    assert uf.replication._row("x", 0.5, 0.4, "rate", source="seed 000 Table 1").rule.extra == 0.05
-    count = uf.replication._row("x", 10, 10, "count", decimals=0, source="seed 000 Table 4")
-    assert count.rule.extra == 0.0 and count.source == "seed 000 Table 4"
+def test_rules_by_kind_of_quantity():
+    row = uf.replication._row
+    # a ratio within 20 % of the printed one whose fair/unfair flag flips: no longer a match
+    # (seed 000 Table 1 SD2 F_Alea, SD2 F_Pred, SD3 F_EAcc were such cases)
+    flipped = row("SD2 F_Alea", 1.15, [1.22, 1.25, 1.28], "ratio", source="seed 000 Table 1")
+    assert flipped.verdicts[0].startswith("flag differs") and flipped.passed is False
+    # a printed 0.0001 no longer accepts anything from 0 to 0.0002 (old ±50 % band):
+    # 2-2.4 times too low over every seed is outside the interval
+    low = row("B U_e", 0.0001, [4.2e-5, 4.5e-5, 5e-5], "uncertainty", source="s", decimals=4)
+    assert low.passed is False
+    # one seed: no interval, no verdict
+    assert row("B ACC", 0.6, [0.61], "rate", source="seed 000 Tables 2-3").passed is None
+    # the median, not a mean one outlier dominates
+    outlier = row("SD1 F_Alea", 18.0, [17.0, 18.6, 20.0, 42_000.0], "ratio", source="s")
+    assert outlier.ours == pytest.approx(19.3)
+    count = row("x", 10, 10, "count", source="seed 000 Table 4")
+    assert count.verdict == "matches" and count.source == "seed 000 Table 4"
+    assert row("F n", 9872, 9782, "count", source="seed 000 Table 5").verdict == "differs"
+
+
+def test_table_7_is_in_the_ledger_as_not_comparable():
+    table = uf.table_7_replication()
+    assert set(table["verdict"]) == {"not comparable"}
+    assert {r.source for r in table.attrs["rows"]} == {"seed 000 Table 7"}
 
 
 def test_pattern_summary_on_a_fake_study():

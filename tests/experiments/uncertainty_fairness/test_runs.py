@@ -7,8 +7,8 @@ from fairbook.experiments import uncertainty_fairness as uf
 
 
 def test_flag_threshold_is_the_papers():
-    assert uf.runs._flag(1.2) == "fair" and uf._flag(0.8) == "fair"
-    assert uf.runs._flag(1.2001) == "unfair" and uf._flag(np.nan) == "undefined"
+    assert uf.runs._flag(1.2) == "fair" and uf.runs._flag(0.8) == "fair"
+    assert uf.runs._flag(1.2001) == "unfair" and uf.runs._flag(np.nan) == "undefined"
 
 
 def test_settings():

@@ -32,6 +32,7 @@ from .replication import (
     table_1_replication,
     table_4_replication,
     table_7_printed,
+    table_7_replication,
     verdict_summary,
 )
 from .results import (
@@ -64,7 +65,6 @@ from .runs import (
     tabular_run,
 )
 from .settings import (
-    BANDS,
     GROUP_MEASURES,
     PAIRS,
     PATTERN_POINT,
@@ -76,7 +76,6 @@ from .settings import (
 )
 
 __all__ = [
-    "BANDS",
     "FairnessResult",
     "GROUP_MEASURES",
     "PAIRS",
@@ -125,6 +124,7 @@ __all__ = [
     "table_1_replication",
     "table_4_replication",
     "table_7_printed",
+    "table_7_replication",
     "tabular_run",
     "verdict_summary",
 ]

@@ -6,10 +6,18 @@ import numpy as np
 import pandas as pd
 
 from fairbook.papers import seed000
-from fairbook.replication import Rounding, Row, replication_table
+from fairbook.replication import (
+    Exact,
+    Flag,
+    Interval,
+    NotComparable,
+    Row,
+    passes,
+    replication_table,
+)
 
-from .results import _mean_over
 from .runs import (
+    FairnessResult,
     Run,
     _adult,
     _attribute_of,
@@ -19,7 +27,7 @@ from .runs import (
     _group_rows,
     fairness_result,
 )
-from .settings import _DECIMALS, BANDS, PATTERN_POINT, UNCERTAINTY_RATIOS
+from .settings import _DECIMALS, PATTERN_POINT, UNCERTAINTY_RATIOS
 
 __all__ = [
     "adult_replication",
@@ -30,31 +38,37 @@ __all__ = [
     "table_1_replication",
     "table_4_replication",
     "table_7_printed",
+    "table_7_replication",
     "verdict_summary",
 ]
 
 
-def _row(quantity, paper, ours, kind, *, source, note="", decimals=2, spread=None, n_seeds=1):
-    """One row with the chapter's tolerance for its kind of quantity.
+def _row(quantity, paper, samples, kind, *, source, note="", decimals=2):
+    """One row judged by the rule for its kind of quantity (see the chapter's text).
+
+    ``count``: exact (the loaders' group counts). ``rate`` and ``uncertainty``: learned,
+    so ours is the median over seeds and the paper's value must lie in our 95 % interval
+    (widened by the printed rounding); one seed gives no interval and so no verdict.
+    ``ratio``: the paper's fair/unfair flag (``|F − 1| > 0.2``) must agree *and* the value
+    must lie in the interval.
 
     Examples
     --------
-    >>> _row("U_e B", 0.01, 0.012, "uncertainty", source="seed 000 Table 2").verdict
-    'matches'
+    >>> _row("SD2 F_Alea", 1.15, [1.21, 1.25, 1.3], "ratio", source="seed 000 Table 1").passed
+    False
+    >>> _row("B U_e", 0.0001, [0.00004, 0.00005, 0.00004], "uncertainty",
+    ...      source="seed 000 Tables 2-3", decimals=4).verdict
+    'outside 95 % interval [4e-05, 4.95e-05] (3 seeds)'
     """
-    if kind in ("ratio", "uncertainty"):
-        extra = BANDS[kind] * abs(paper) if np.isfinite(paper) else 0.0
-    else:
-        extra = BANDS[kind]
-    if spread is not None and n_seeds > 1 and np.isfinite(spread):
-        note = (note + "; " if note else "") + f"sd {spread:.2g} over {n_seeds} seeds"
-    rule = Rounding(decimals=decimals, extra=extra)
-    return Row(quantity, paper, ours, rule=rule, note=note, source=source)
-
-
-def _ratio_note(paper: float, ours: float) -> str:
-    p, o = _flag(paper), _flag(ours)
-    return f"flag: paper {p}, ours {o}" + ("" if p == o else " ← differs")
+    if kind == "count":
+        return Row(quantity, paper, float(samples), rule=Exact(), note=note, source=source)
+    interval = Interval(decimals=decimals)
+    rule = (
+        (Flag(pivot=1.0, threshold=seed000.FLAG_THRESHOLD), interval)
+        if kind == "ratio"
+        else interval
+    )
+    return Row.from_samples(quantity, paper, samples, rule=rule, note=note, source=source)
 
 
 def table_1_replication(results: dict) -> pd.DataFrame:
@@ -67,7 +81,7 @@ def table_1_replication(results: dict) -> pd.DataFrame:
     """
     rows = []
     for sd, paper in seed000.TABLE_1.items():
-        mean, spread, n = _mean_over(results[sd])
+        frame = _per_seed(results[sd])
         for role, g in (("G0", 0), ("G1", 1)):
             for m, printed in paper["groups"][g].items():
                 kind = "uncertainty" if m.startswith("U_") else "rate"
@@ -75,31 +89,31 @@ def table_1_replication(results: dict) -> pd.DataFrame:
                     _row(
                         f"{sd} {m} {role}",
                         printed,
-                        mean[(m, role)],
+                        frame[(m, role)],
                         kind,
                         decimals=_DECIMALS.get(m, 2),
-                        spread=spread[(m, role)],
-                        n_seeds=n,
                         source="seed 000 Table 1",
                     )
                 )
         for m, printed in paper["ratios"].items():
             keys = ("F_EOdd_y0", "F_EOdd_y1") if m == "F_EOdd" else (m,)
             for key in keys:
-                ours = mean[(key, "ratio")]
                 rows.append(
                     _row(
                         f"{sd} {key}",
                         printed,
-                        ours,
+                        frame[(key, "ratio")],
                         "ratio",
-                        note=_ratio_note(printed, ours),
-                        spread=spread[(key, "ratio")],
-                        n_seeds=n,
                         source="seed 000 Table 1",
                     )
                 )
     return replication_table(rows)
+
+
+def _per_seed(results) -> pd.DataFrame:
+    if isinstance(results, FairnessResult):
+        results = [results]
+    return pd.DataFrame([r.flat() for r in results])
 
 
 def pattern_summary(study: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -174,7 +188,6 @@ def _real_replication(runs, paper_groups, paper_ratios, *, full_counts, source) 
     if isinstance(runs, Run):
         runs = [runs]
     rows = []
-    n = len(runs)
     for label, printed in paper_groups.items():
         attribute = _attribute_of(label)
         values = pd.DataFrame(
@@ -203,7 +216,6 @@ def _real_replication(runs, paper_groups, paper_ratios, *, full_counts, source) 
                         p,
                         full_counts[label],
                         "count",
-                        decimals=0,
                         note=note,
                         source=source,
                     )
@@ -214,11 +226,9 @@ def _real_replication(runs, paper_groups, paper_ratios, *, full_counts, source) 
                 _row(
                     f"{label} {m}",
                     p,
-                    values[m].mean(),
+                    values[m],
                     kind,
                     decimals=_DECIMALS.get(m, 2),
-                    spread=values[m].std(ddof=1) if n > 1 else None,
-                    n_seeds=n,
                     source=source,
                 )
             )
@@ -230,16 +240,12 @@ def _real_replication(runs, paper_groups, paper_ratios, *, full_counts, source) 
         for m in ("F_SP", "F_EOpp", "F_EOdd", "F_EAcc", "F_Epis", "F_Alea", "F_Pred"):
             keys = ("F_EOdd_y0", "F_EOdd_y1") if m == "F_EOdd" else (m,)
             for key in keys:
-                ours = results[key].mean()
                 rows.append(
                     _row(
                         f"{attribute} ({g0}/{g1}) {key}",
                         printed[m],
-                        ours,
+                        results[key],
                         "ratio",
-                        note=_ratio_note(printed[m], ours),
-                        spread=results[key].std(ddof=1) if n > 1 else None,
-                        n_seeds=n,
                         source=source,
                     )
                 )
@@ -280,6 +286,45 @@ def table_7_printed() -> pd.DataFrame:
     return pd.DataFrame(columns)
 
 
+def table_7_replication() -> pd.DataFrame:
+    """Table 7 (D-Vlog) in the ledger: every printed number, marked not comparable.
+
+    D-Vlog is available only on request, so no number of ours answers the paper's; the
+    chapter runs a labelled synthetic stand-in of the mechanism instead.
+
+    Examples
+    --------
+    >>> t = table_7_replication()
+    >>> set(t["verdict"]), len(t) > 40
+    ({'not comparable'}, True)
+    """
+    reason = NotComparable("D-Vlog is available only on request; the chapter runs a stand-in")
+    rows = []
+    for modality, entry in seed000.TABLE_7.items():
+        for group, values in entry["groups"].items():
+            for measure, printed in values.items():
+                rows.append(
+                    Row(
+                        f"{modality} {measure} {group}",
+                        printed,
+                        float("nan"),
+                        rule=reason,
+                        source="seed 000 Table 7",
+                    )
+                )
+        for ratio, printed in entry["ratios"].items():
+            rows.append(
+                Row(
+                    f"{modality} {ratio}",
+                    printed,
+                    float("nan"),
+                    rule=reason,
+                    source="seed 000 Table 7",
+                )
+            )
+    return replication_table(rows)
+
+
 def table_4_replication() -> pd.DataFrame:
     """Table 4's counts per group and label from our loaders (exact)."""
     from fairbook.data.tabular import compas_data
@@ -298,7 +343,6 @@ def table_4_replication() -> pd.DataFrame:
                             seed000.TABLE_4[name][label][y],
                             counts.loc[label, y],
                             "count",
-                            decimals=0,
                             source="seed 000 Table 4",
                         )
                     )
@@ -364,7 +408,8 @@ def paper_consistency() -> pd.DataFrame:
 
 
 def verdict_summary(tables: dict) -> pd.DataFrame:
-    """Per replication table: rows, matches, flag agreements (of the ratio rows).
+    """Per replication table: rows that match, differ or have no verdict, and how many
+    ratio rows carry the paper's fair/unfair flag.
 
     Parameters
     ----------
@@ -373,16 +418,18 @@ def verdict_summary(tables: dict) -> pd.DataFrame:
     """
     rows = []
     for title, table in tables.items():
-        ratio_rows = table["note"].str.startswith("flag:")
+        judged = table.attrs["rows"]
+        ratio_rows = [r for r in judged if isinstance(r.rule, tuple)]
+        flag_agrees = [r for r in ratio_rows if passes(r.verdicts[0])]
         rows.append(
             {
                 "table": title,
-                "rows": len(table),
-                "matches": int((table["verdict"] == "matches").sum()),
-                "ratio rows": int(ratio_rows.sum()),
-                "same flag as paper": int(
-                    (ratio_rows & ~table["note"].str.contains("differs")).sum()
-                ),
+                "rows": len(judged),
+                "matches": sum(r.passed is True for r in judged),
+                "differ": sum(r.passed is False for r in judged),
+                "no verdict": sum(r.passed is None for r in judged),
+                "ratio rows": len(ratio_rows),
+                "same flag as paper": len(flag_agrees),
             }
         )
     return pd.DataFrame(rows).set_index("table")

@@ -24,6 +24,7 @@ from .figures import (
     plot_uncertainty_distributions,
 )
 from .replication import (
+    PAPER_SOURCES,
     adult_replication,
     compas_replication,
     paper_consistency,
@@ -76,6 +77,7 @@ from .settings import (
 )
 
 __all__ = [
+    "PAPER_SOURCES",
     "FairnessResult",
     "GROUP_MEASURES",
     "PAIRS",

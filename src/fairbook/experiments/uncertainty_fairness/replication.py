@@ -30,6 +30,7 @@ from .runs import (
 from .settings import _DECIMALS, PATTERN_POINT, UNCERTAINTY_RATIOS
 
 __all__ = [
+    "PAPER_SOURCES",
     "adult_replication",
     "compas_replication",
     "paper_consistency",
@@ -41,6 +42,22 @@ __all__ = [
     "table_7_replication",
     "verdict_summary",
 ]
+
+
+#: Every printed constant of seed 000 this chapter uses, and where the ledger lists it.
+PAPER_SOURCES = {
+    "seed000.TABLE_1": "seed 000 Table 1",
+    "seed000.TABLE_1_PATTERN": "seed 000 Table 1",
+    "seed000.TABLE_3_GROUPS": "seed 000 Tables 2-3",
+    "seed000.TABLE_3_RATIOS": "seed 000 Tables 2-3",
+    "seed000.TABLE_4": "seed 000 Table 4",
+    "seed000.TABLE_5_GROUPS": "seed 000 Table 5",
+    "seed000.TABLE_5_RATIOS": "seed 000 Table 5",
+    "seed000.TABLE_5_F_SAMPLE_SIZE_CORRECTED": "seed 000 Table 5",
+    "seed000.TABLE_7": "seed 000 Table 7",
+    "seed000.FLAG_THRESHOLD": "not in ledger: the fair/unfair threshold the Flag rule uses",
+    "seed000.SETTINGS": "not in ledger: the paper's training settings, used to train",
+}
 
 
 def _row(quantity, paper, samples, kind, *, source, note="", decimals=2):

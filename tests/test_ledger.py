@@ -1,6 +1,9 @@
 """Tests of fairbook.ledger: rows in, tallies and the executed-notebook round trip out."""
 
+import ast
+import importlib
 import json
+from pathlib import Path
 
 import nbformat
 import pandas as pd
@@ -130,3 +133,46 @@ def test_csv_defuses_spreadsheet_formulas(tmp_path):
     assert "'=HYPERLINK(1)" in text and "\n=HYPERLINK" not in text
     with pytest.raises(ValueError, match=".csv or .json"):
         write_ledger(frame, tmp_path / "ledger.xlsx")
+
+
+# ---- every paper constant a chapter uses is in the ledger (or says why not) -----------------
+
+_PACKAGE = Path(__file__).resolve().parents[1] / "src" / "fairbook" / "experiments"
+_CHAPTER_PACKAGES = sorted(p.name for p in _PACKAGE.iterdir() if (p / "__init__.py").is_file())
+
+
+def _paper_constants(package: str) -> set[str]:
+    """``seedNNN.NAME`` for every printed-paper constant the chapter package references."""
+    found = set()
+    for path in (_PACKAGE / package).glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        aliases = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module == "fairbook.papers":
+                for alias in node.names:
+                    aliases[alias.asname or alias.name] = alias.name
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "fairbook.papers.seed"
+            ):
+                seed = node.module.rsplit(".", 1)[1]
+                found.update(f"{seed}.{alias.name}" for alias in node.names)
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in aliases
+                and node.attr.isupper()
+            ):
+                found.add(f"{aliases[node.value.id]}.{node.attr}")
+    return found
+
+
+@pytest.mark.parametrize("package", _CHAPTER_PACKAGES)
+def test_every_paper_constant_a_chapter_uses_has_a_ledger_source(package):
+    module = importlib.import_module(f"fairbook.experiments.{package}.replication")
+    sources = getattr(module, "PAPER_SOURCES", None)
+    assert isinstance(sources, dict), f"{package}.replication has no PAPER_SOURCES"
+    missing = _paper_constants(package) - set(sources)
+    assert not missing, f"{package}: paper constants without a ledger source: {sorted(missing)}"
+    for name, source in sources.items():
+        assert source.startswith(("seed ", "not in ledger: ")), (name, source)

@@ -77,10 +77,10 @@ from .settings import (
 )
 
 __all__ = [
-    "PAPER_SOURCES",
     "FairnessResult",
     "GROUP_MEASURES",
     "PAIRS",
+    "PAPER_SOURCES",
     "PATTERNS",
     "PATTERN_POINT",
     "POINT_RATIOS",

@@ -1,0 +1,114 @@
+"""Chapter 06 "Are my models fair every time?" (seed 004, Qian et al., NeurIPS 2021).
+
+Fixed-seed identical training (FIT) runs at a reader's scale: a baseline and debiasing
+techniques on two small tasks (:mod:`fairbook.variance.tasks`), the spread of seed 004's seven
+bias metrics over identical runs (RQ1, Tables 2 and 4, Finding 1), whether a technique really
+helps (RQ2, Fig. 1, Finding 2), what it costs (RQ3, Figs. 2-3, Findings 3-4), the literature
+survey (Table 5, Findings 5-6) and the implementation knobs; Table 3's running example is
+recomputed exactly.
+
+* :mod:`.settings` - profiles, the tasks' training settings, run specs and knobs;
+* :mod:`.runs` - the FIT runs of the study and of the knob study;
+* :mod:`.results` - tables from the runs (Tables 2-3, effects, costs, knobs) and the survey;
+* :mod:`.replication` - the paper's tables and findings beside ours;
+* :mod:`.figures` - box plots, the Fig. 1-3 heatmaps, the survey plot;
+* :mod:`.explorers` - the Table 3 editor and the conclusion explorer.
+"""
+
+from .explorers import (
+    conclusion_explorer,
+    table_3_editor,
+)
+from .figures import (
+    box_grid,
+    cost_heatmaps,
+    effect_heatmap,
+    survey_plot,
+    variance_heatmap,
+)
+from .replication import (
+    finding_1_replication,
+    finding_2_example,
+    finding_2_replication,
+    finding_3_4_replication,
+    survey_replication,
+    table_3_replication,
+    table_4_replication,
+)
+from .results import (
+    SURVEY_COLUMNS,
+    costs,
+    effects,
+    knob_table,
+    load_survey,
+    single_run_table,
+    spread_contrast,
+    strict_identity,
+    table_2,
+    table_3,
+    table_3_labels,
+)
+from .runs import (
+    connect,
+    knob_study,
+    run_study,
+)
+from .settings import (
+    METRICS,
+    PROFILES,
+    SETTINGS_FIT,
+    SETTINGS_SEED,
+    SETTINGS_STRICT,
+    TABLE_4_ANALOGUES,
+    TASK_LABELS,
+    TASK_SETTINGS,
+    TASKS,
+    settings,
+    spec,
+    study_knobs,
+    techniques_table,
+)
+
+__all__ = [
+    "METRICS",
+    "PROFILES",
+    "SETTINGS_FIT",
+    "SETTINGS_SEED",
+    "SETTINGS_STRICT",
+    "SURVEY_COLUMNS",
+    "TABLE_4_ANALOGUES",
+    "TASKS",
+    "TASK_LABELS",
+    "TASK_SETTINGS",
+    "box_grid",
+    "conclusion_explorer",
+    "connect",
+    "cost_heatmaps",
+    "costs",
+    "effect_heatmap",
+    "effects",
+    "finding_1_replication",
+    "finding_2_example",
+    "finding_2_replication",
+    "finding_3_4_replication",
+    "knob_study",
+    "knob_table",
+    "load_survey",
+    "run_study",
+    "settings",
+    "single_run_table",
+    "spec",
+    "spread_contrast",
+    "strict_identity",
+    "study_knobs",
+    "survey_plot",
+    "survey_replication",
+    "table_2",
+    "table_3",
+    "table_3_editor",
+    "table_3_labels",
+    "table_3_replication",
+    "table_4_replication",
+    "techniques_table",
+    "variance_heatmap",
+]

@@ -1,0 +1,207 @@
+"""Figures of chapter 06 (seed 004): the spread of runs and the paper's heatmaps, redrawn.
+
+* :func:`box_grid` — each metric's overall value per technique, box plots with the runs;
+* :func:`effect_heatmap` — Fig. 1's analogue (Cohen's d, U-test);
+* :func:`variance_heatmap` — Fig. 2's analogue (Levene's test on normalised bias values);
+* :func:`cost_heatmaps` — Fig. 3's analogue (accuracy and accuracy variance);
+* :func:`survey_plot` — the survey's papers per year.
+
+Each takes ``ax=`` (``axes=`` for the grid) and returns what it drew on.
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from ._common import _select, _techniques
+from .settings import METRICS, SETTINGS_FIT, TASK_LABELS
+
+__all__ = ["box_grid", "cost_heatmaps", "effect_heatmap", "survey_plot", "variance_heatmap"]
+
+_LEVELS = ("negligible", "very small", "small", "medium", "large", "very large", "huge")
+_BLUES = ("#eef4fb", "#d6e6f5", "#b0cfe8", "#7fb1d9", "#4a8bc4", "#2166ac", "#053061")
+_ORANGES = ("#fdf1e6", "#fde0c5", "#fdc08c", "#f99c50", "#e6731f", "#c5510a", "#7f2704")
+_GREY = "#cccccc"
+
+
+def box_grid(
+    study: pd.DataFrame,
+    task: str,
+    *,
+    metrics=(*METRICS, "accuracy"),
+    setting: str = SETTINGS_FIT,
+    axes=None,
+):
+    """Box plots (with the runs as dots) of each metric's overall value per technique.
+
+    Parameters
+    ----------
+    axes : array of Axes, optional
+        One per metric; created (2 rows) when omitted.
+
+    Returns
+    -------
+    ndarray of Axes
+    """
+    metrics = list(metrics)
+    if axes is None:
+        ncols = (len(metrics) + 1) // 2
+        _, axes = plt.subplots(2, ncols, figsize=(3.1 * ncols, 6.2))
+    axes = np.asarray(axes).ravel()
+    if len(axes) < len(metrics):
+        raise ValueError(f"need {len(metrics)} axes, got {len(axes)}")
+    rows = _select(study, task, setting=setting)
+    rows = rows[(rows["class"] == "overall") & (rows["group"] == "all")]
+    order = _techniques(study, task)
+    for ax, metric in zip(axes, metrics, strict=False):
+        data = [
+            100 * rows[(rows["metric"] == metric) & (rows["technique"] == t)]["value"].to_numpy()
+            for t in order
+        ]
+        ax.boxplot(
+            data, tick_labels=order, widths=0.6, showfliers=False, medianprops={"color": "black"}
+        )
+        for i, values in enumerate(data, start=1):
+            offsets = np.linspace(-0.12, 0.12, len(values)) if len(values) > 1 else [0.0]
+            ax.plot(i + np.asarray(offsets), values, "o", ms=3, color="#1f4e79")
+        ax.set_title(metric)
+        ax.set_ylabel("%" if ax is axes[0] else "")
+        ax.tick_params(axis="x", rotation=45, labelsize=8)
+    for ax in axes[len(metrics) :]:
+        ax.set_visible(False)
+    return axes
+
+
+def _effect_colour(row) -> str:
+    if row.get("direction") not in ("increase", "decrease") or row.get("effect") not in _LEVELS:
+        return _GREY
+    palette = _BLUES if row["direction"] == "decrease" else _ORANGES
+    return palette[_LEVELS.index(row["effect"])]
+
+
+def _grid(ax, colours: pd.DataFrame, labels: pd.DataFrame, title: str):
+    from matplotlib.colors import to_rgb
+
+    image = np.array([[to_rgb(c) for c in row] for row in colours.to_numpy()])
+    ax.imshow(image, aspect="auto")
+    for i in range(labels.shape[0]):
+        for j in range(labels.shape[1]):
+            rgb = image[i, j]
+            dark = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] < 0.5
+            ax.text(
+                j,
+                i,
+                labels.iat[i, j],
+                ha="center",
+                va="center",
+                fontsize=8,
+                color="white" if dark else "black",
+            )
+    ax.set_xticks(range(labels.shape[1]), labels.columns, rotation=45, ha="right")
+    ax.set_yticks(range(labels.shape[0]), labels.index)
+    ax.set_title(title)
+    return ax
+
+
+def effect_heatmap(effect_table: pd.DataFrame, *, title: str = "", ax=None):
+    """Fig. 1 analogue: Cohen's d per technique × metric; blue = bias decrease,
+    orange = increase, shade = Sawilowsky's label, grey = not significant (U-test);
+    ``*`` marks a metric the technique is designed to reduce."""
+    if ax is None:
+        _, ax = plt.subplots(
+            figsize=(7, 0.6 * effect_table.index.get_level_values(0).nunique() + 1.5)
+        )
+    colours = effect_table.apply(_effect_colour, axis=1).unstack("metric")
+    labels = effect_table.apply(
+        lambda r: (
+            ("NS" if r.get("direction") not in ("increase", "decrease") else f"{r['cohen_d']:.1f}")
+            + ("*" if r.get("target") else "")
+        ),
+        axis=1,
+    ).unstack("metric")
+    order = [m for m in METRICS if m in colours.columns]
+    return _grid(ax, colours[order], labels[order], title or "Cohen's d (U-test p < 0.05)")
+
+
+def variance_heatmap(effect_table: pd.DataFrame, *, title: str = "", ax=None):
+    """Fig. 2 analogue: Levene's test on normalised bias values per technique × metric;
+    orange = higher variance than the baseline, blue = lower, grey = not significant;
+    ``X`` = the technique does not reduce this metric (the paper's mark)."""
+    if ax is None:
+        _, ax = plt.subplots(
+            figsize=(7, 0.6 * effect_table.index.get_level_values(0).nunique() + 1.5)
+        )
+    colour = {"higher": _ORANGES[4], "lower": _BLUES[4]}
+    colours = effect_table["variance_change"].map(lambda v: colour.get(v, _GREY)).unstack("metric")
+    labels = effect_table.apply(
+        lambda r: (
+            ("" if r.get("direction") == "decrease" else "X ")
+            + (f"p={r['levene_p']:.2f}" if pd.notna(r.get("levene_p")) else "n/a")
+        ),
+        axis=1,
+    ).unstack("metric")
+    order = [m for m in METRICS if m in colours.columns]
+    return _grid(
+        ax,
+        colours[order],
+        labels[order],
+        title or "Levene (normalised): fairness variance vs baseline",
+    )
+
+
+def cost_heatmaps(cost_tables: dict, *, ax=None):
+    """Fig. 3 analogue: rows accuracy and accuracy variance, columns task/technique;
+    orange = a cost (lower accuracy, higher variance), blue = a gain, grey = NS."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 2.2))
+    colours, labels = {}, {}
+    for task, table in cost_tables.items():
+        for technique, row in table.iterrows():
+            key = f"{TASK_LABELS.get(task, task).split(' ')[0]}: {technique}"
+            acc = {"lower": _ORANGES[4], "higher": _BLUES[4]}.get(row["accuracy"], _GREY)
+            var = {"higher": _ORANGES[4], "lower": _BLUES[4]}.get(row["accuracy variance"], _GREY)
+            mark = "" if row["experiments reducing bias"] else "X "
+            colours[key] = [acc, var]
+            labels[key] = [
+                mark + f"p={row['accuracy p']:.2f}",
+                mark
+                + (
+                    f"p={row['accuracy Levene p']:.2f}"
+                    if pd.notna(row["accuracy Levene p"])
+                    else "n/a"
+                ),
+            ]
+    index = ["accuracy", "accuracy variance"]
+    return _grid(
+        ax,
+        pd.DataFrame(colours, index=index),
+        pd.DataFrame(labels, index=index),
+        "Cost in accuracy (U-test) and accuracy variance (Levene)",
+    )
+
+
+def survey_plot(survey: pd.DataFrame, *, ax=None):
+    """Papers per year, split by whether they use multiple identical runs.
+
+    Examples
+    --------
+    >>> from fairbook.experiments.fit_variance.results import load_survey
+    >>> survey_plot(load_survey()).get_ylabel()
+    'papers on DL fairness'
+    """
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 3.2))
+    counts = (
+        survey.assign(runs=survey["multiple_runs"].map({"Y": "multiple runs", "N": "one run"}))
+        .groupby(["year", "runs"])
+        .size()
+        .unstack(fill_value=0)
+        .reindex(columns=["multiple runs", "one run"], fill_value=0)
+    )
+    counts.plot.bar(stacked=True, ax=ax, color=["#2166ac", "#cccccc"], rot=0)
+    ax.set_xlabel("year")
+    ax.set_ylabel("papers on DL fairness")
+    ax.legend(frameon=False)
+    return ax

@@ -1,0 +1,316 @@
+"""Tables of chapter 06 (seed 004) built from the runs, without the paper's numbers.
+
+* Table 3's running example through ``bias_report`` (:func:`table_3_labels`, :func:`table_3`);
+* RQ1, the spread of identical runs: :func:`table_2` (MaxDiff and STDEV, as the paper's
+  Table 2), :func:`strict_identity` and :func:`spread_contrast` (every knob fixed, FIT runs,
+  seeds varying);
+* RQ2, does a technique help: :func:`effects` (U-test, Cohen's d, Levene per technique x
+  metric) and :func:`single_run_table` (what one run would have said);
+* RQ3, what it costs: :func:`costs`;
+* the implementation knobs: :func:`knob_table`;
+* the literature survey (Table 5 with each paper's year): :func:`load_survey`, which reads
+  the package data file ``fairbook/papers/literature_survey_seed004.csv``.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from fairbook.metrics import bias_report
+from fairbook.papers import seed004
+from fairbook.stats.runs import compare_runs
+from fairbook.variance import debiasing
+from fairbook.variance.fit_runs import per_run, summarize
+
+from ._common import _runs_matrix, _select, _techniques
+from .settings import METRICS, SETTINGS_FIT, SETTINGS_SEED, SETTINGS_STRICT
+
+__all__ = [
+    "SURVEY_COLUMNS",
+    "costs",
+    "effects",
+    "knob_table",
+    "load_survey",
+    "single_run_table",
+    "spread_contrast",
+    "strict_identity",
+    "table_2",
+    "table_3",
+    "table_3_labels",
+]
+
+#: The columns of the survey file, in order.
+SURVEY_COLUMNS = ["paper", "ref", "year", "venue", "multiple_runs", "mean", "stdev", "range"]
+
+#: The survey file: package data of :mod:`fairbook.papers`.
+_SURVEY_FILE = "literature_survey_seed004.csv"
+
+
+def table_3_labels(counts=None):
+    """Expand a Table 3–shaped count table into label arrays.
+
+    Parameters
+    ----------
+    counts : dict, optional
+        ``(group, true label) → (predicted first label, predicted second label)``;
+        default :data:`fairbook.papers.seed004.TABLE_3_COUNTS`. The predicted labels are
+        the true labels in the order they first appear.
+
+    Returns
+    -------
+    y_true, y_pred, groups : ndarray of str
+
+    Examples
+    --------
+    >>> y, p, g = table_3_labels()
+    >>> len(y), int((g == "Female").sum())
+    (400, 200)
+    """
+    counts = seed004.TABLE_3_COUNTS if counts is None else counts
+    labels = list(dict.fromkeys(label for _, label in counts))
+    if len(labels) != 2:
+        raise ValueError(f"Table 3 has two labels, got {labels}")
+    y_true, y_pred, groups = [], [], []
+    for (group, true), row in counts.items():
+        if len(row) != 2 or any(int(v) < 0 for v in row):
+            raise ValueError(f"counts for {(group, true)} must be two non-negative ints")
+        for predicted, n in zip(labels, row, strict=True):
+            y_true += [true] * int(n)
+            y_pred += [predicted] * int(n)
+            groups += [group] * int(n)
+    return np.array(y_true), np.array(y_pred), np.array(groups)
+
+
+def table_3(counts=None) -> pd.DataFrame:
+    """Seed 004's seven metrics of a Table 3–shaped example, per class and overall, in %.
+
+    Examples
+    --------
+    >>> round(float(table_3().loc["overall", "BA"]), 1)
+    10.1
+    """
+    return 100 * bias_report(*table_3_labels(counts))
+
+
+def table_2(study: pd.DataFrame, task: str, *, setting: str = SETTINGS_FIT) -> pd.DataFrame:
+    """Seed 004 Table 2 for one task: MaxDiff and STDEV (pp), overall and per class,
+    rows (technique, row, statistic), columns the seven metrics and accuracy."""
+    frames = {}
+    for technique in _techniques(study, task):
+        summary = summarize(_select(study, task, setting=setting, technique=technique))
+        for row in ("overall", "per-class"):
+            for stat in ("MaxDiff", "STDEV"):
+                frames[(technique, row.capitalize(), stat)] = summary[f"{row} {stat}"]
+    out = pd.DataFrame(frames).T
+    out.index.names = ["technique", "row", "statistic"]
+    return out[[*METRICS, "accuracy"]]
+
+
+def effects(
+    study: pd.DataFrame,
+    task: str,
+    *,
+    n_runs: int | None = None,
+    metrics=METRICS,
+    alpha: float = 0.05,
+) -> pd.DataFrame:
+    """Every technique against the baseline on every metric (:func:`compare_runs`).
+
+    Parameters
+    ----------
+    n_runs : int, optional
+        Use only the first ``n_runs`` runs of each technique.
+
+    Returns
+    -------
+    DataFrame
+        Index (technique, metric); the columns of :func:`compare_runs` plus ``target``
+        (the technique is designed to reduce this metric), and the ranges of both sets.
+    """
+    base = _runs_matrix(study, task, "base", n_runs)
+    rows = {}
+    for technique in _techniques(study, task):
+        if technique == "base":
+            continue
+        treated = _runs_matrix(study, task, technique, n_runs)
+        for metric in metrics:
+            b, t = base[metric].to_numpy(), treated[metric].to_numpy()
+            if np.isnan(b).any() or np.isnan(t).any():
+                result = {"direction": "undefined", "variance_change": "undefined"}
+            else:
+                result = compare_runs(b, t, alpha=alpha)
+            result.update(
+                {
+                    "target": metric in debiasing.TECHNIQUES[technique].targets,
+                    "baseline_min": np.nanmin(b),
+                    "baseline_max": np.nanmax(b),
+                    "treated_min": np.nanmin(t),
+                    "treated_max": np.nanmax(t),
+                }
+            )
+            rows[(technique, metric)] = result
+    out = pd.DataFrame.from_dict(rows, orient="index")
+    out.index.names = ["technique", "metric"]
+    return out
+
+
+def single_run_table(
+    study: pd.DataFrame, task: str, *, n_runs: int | None = None, metrics=METRICS
+) -> pd.DataFrame:
+    """Finding 2 on our runs: per technique × metric, what one run would have said.
+
+    Columns: ``many-run conclusion`` (U-test), ``ranges overlap`` (the technique's and
+    the baseline's ranges intersect), ``reversal`` (the technique's mean is higher —
+    worse — yet one of its runs is lower than one baseline run: the paper's 9.1 % case),
+    and ``single-run pairs contradicting`` (the share of (baseline run, technique run)
+    pairs whose comparison points the other way than the means).
+    """
+    table = effects(study, task, n_runs=n_runs, metrics=metrics)
+    base = _runs_matrix(study, task, "base", n_runs)
+    out = {}
+    for (technique, metric), row in table.iterrows():
+        b = base[metric].to_numpy()
+        t = _runs_matrix(study, task, technique, n_runs)[metric].to_numpy()
+        diff = np.subtract.outer(t, b)
+        sign = np.sign(t.mean() - b.mean())
+        out[(technique, metric)] = {
+            "many-run conclusion": row["direction"],
+            "ranges overlap": bool(max(b.min(), t.min()) <= min(b.max(), t.max())),
+            "reversal": bool(t.mean() > b.mean() and t.min() < b.max()),
+            "single-run pairs contradicting": float((np.sign(diff) == -sign).mean())
+            if sign != 0
+            else np.nan,
+        }
+    frame = pd.DataFrame.from_dict(out, orient="index")
+    frame.index.names = ["technique", "metric"]
+    return frame
+
+
+def costs(study: pd.DataFrame, task: str, *, alpha: float = 0.05) -> pd.DataFrame:
+    """RQ3 per technique: accuracy (U-test), accuracy variance (Levene) and, per metric the
+    technique significantly reduces, the fairness variance (Levene) — seed 004 Sec. 3.3.
+
+    Returns
+    -------
+    DataFrame
+        Index technique; columns ``accuracy`` (lower / higher / not significant),
+        ``accuracy variance`` (higher / lower / not significant), ``metrics reduced``,
+        ``with higher fairness variance``, ``experiments with a cost``.
+    """
+    table = effects(study, task, alpha=alpha)
+    base = _runs_matrix(study, task, "base")["accuracy"].to_numpy()
+    rows = {}
+    for technique in table.index.get_level_values(0).unique():
+        acc = _runs_matrix(study, task, technique)["accuracy"].to_numpy()
+        r = compare_runs(base, acc, alpha=alpha)
+        accuracy = {"increase": "higher", "decrease": "lower"}.get(
+            r["direction"], "not significant"
+        )
+        sub = table.loc[technique]
+        reduced = sub[sub["direction"] == "decrease"]
+        higher_var = reduced[reduced["variance_change"] == "higher"]
+        any_cost = accuracy == "lower" or r["variance_change"] == "higher"
+        with_cost = [
+            m for m in reduced.index if any_cost or reduced.loc[m, "variance_change"] == "higher"
+        ]
+        rows[technique] = {
+            "accuracy": accuracy,
+            "accuracy p": r["mw_p"],
+            "accuracy variance": r["variance_change"],
+            "accuracy Levene p": r["levene_p"],
+            "metrics reduced": ", ".join(reduced.index),
+            "metrics increased": ", ".join(sub[sub["direction"] == "increase"].index),
+            "with higher fairness variance": ", ".join(higher_var.index),
+            "experiments reducing bias": len(reduced),
+            "experiments with a cost": len(with_cost),
+        }
+    out = pd.DataFrame.from_dict(rows, orient="index")
+    out.index.name = "technique"
+    return out
+
+
+def knob_table(knobs_runs: pd.DataFrame, task: str) -> pd.DataFrame:
+    """What each knob alone does: are its runs identical to each other and to the
+    reference, and how far does each metric move from the reference (pp, the largest
+    |difference| of any run against the reference's run 0)?"""
+    rows = knobs_runs[knobs_runs["task"] == task]
+    if rows.empty:
+        raise ValueError(f"no knob runs for task {task!r}")
+    ref = rows[rows["variant"] == "reference"]
+    ref_values = per_run(ref, metrics=[*METRICS, "accuracy"]).iloc[0]
+    ref_weights = ref[ref["run"] == ref["run"].min()]["weights_hash"].iloc[0]
+    ref_preds = ref[ref["run"] == ref["run"].min()]["pred_hash"].iloc[0]
+    out = {}
+    for variant, sub in rows.groupby("variant", sort=False):
+        wide = per_run(sub, metrics=[*METRICS, "accuracy"])
+        moved = (100 * (wide - ref_values).abs()).max()
+        record = {
+            "runs": len(wide),
+            "runs identical to each other": bool(sub["weights_hash"].nunique() == 1),
+            "same weights as reference": bool((sub["weights_hash"] == ref_weights).all()),
+            "same predictions as reference": bool((sub["pred_hash"] == ref_preds).all()),
+        }
+        record.update({f"|Δ{m}| (pp)": float(moved[m]) for m in [*METRICS, "accuracy"]})
+        out[variant] = record
+    frame = pd.DataFrame.from_dict(out, orient="index")
+    frame.index.name = "knob changed"
+    return frame
+
+
+def strict_identity(study: pd.DataFrame) -> pd.DataFrame:
+    """Per task and run setting of the baseline: how many runs, how many distinct final
+    weights and predictions (1 = bit-identical runs)."""
+    rows = study[study["technique"] == "base"]
+    out = rows.groupby(["task", "setting"], sort=False).agg(
+        runs=("run", "nunique"),
+        distinct_weights=("weights_hash", "nunique"),
+        distinct_predictions=("pred_hash", "nunique"),
+    )
+    out["bit-identical"] = out["distinct_weights"] == 1
+    return out
+
+
+def spread_contrast(study: pd.DataFrame, task: str) -> pd.DataFrame:
+    """The baseline's overall STDEV (pp) per metric under the three run settings: every
+    knob fixed, the study's FIT runs, and seeds varying."""
+    out = {}
+    for setting in (SETTINGS_STRICT, SETTINGS_FIT, SETTINGS_SEED):
+        runs = _select(study, task, setting=setting, technique="base")
+        out[setting] = summarize(runs)["overall STDEV"]
+    frame = pd.DataFrame(out).T
+    frame.index.name = "runs"
+    return frame[[*METRICS, "accuracy"]]
+
+
+def load_survey(path=None) -> pd.DataFrame:
+    """Seed 004 Table 5 with each paper's year (its comment lines give the provenance;
+    ``-`` = not applicable).
+
+    Parameters
+    ----------
+    path : str or Path, optional
+        A survey file of the same columns; by default the one the package ships,
+        ``literature_survey_seed004.csv`` in :mod:`fairbook.papers` (package data, read with
+        :mod:`importlib.resources`).
+
+    Examples
+    --------
+    >>> survey = load_survey()
+    >>> len(survey), int((survey["multiple_runs"] == "Y").sum())
+    (32, 11)
+    """
+    if path is None:
+        with resources.as_file(resources.files("fairbook.papers") / _SURVEY_FILE) as shipped:
+            return _read_survey(shipped)
+    return _read_survey(Path(path))
+
+
+def _read_survey(path: Path) -> pd.DataFrame:
+    frame = pd.read_csv(path, comment="#", keep_default_na=False, dtype={"ref": int, "year": int})
+    if list(frame.columns) != SURVEY_COLUMNS:
+        raise ValueError(f"{path}: columns {list(frame.columns)}, expected {SURVEY_COLUMNS}")
+    return frame

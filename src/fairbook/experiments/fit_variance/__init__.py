@@ -24,9 +24,11 @@ from .figures import (
     cost_heatmaps,
     effect_heatmap,
     survey_plot,
+    survey_reporting_plot,
     variance_heatmap,
 )
 from .replication import (
+    PAPER_SOURCES,
     finding_1_replication,
     finding_2_example,
     finding_2_replication,
@@ -71,6 +73,7 @@ from .settings import (
 
 __all__ = [
     "METRICS",
+    "PAPER_SOURCES",
     "PROFILES",
     "SETTINGS_FIT",
     "SETTINGS_SEED",
@@ -103,6 +106,7 @@ __all__ = [
     "study_knobs",
     "survey_plot",
     "survey_replication",
+    "survey_reporting_plot",
     "table_2",
     "table_3",
     "table_3_editor",

@@ -18,7 +18,14 @@ import pandas as pd
 from ._common import _select, _techniques
 from .settings import METRICS, SETTINGS_FIT, TASK_LABELS
 
-__all__ = ["box_grid", "cost_heatmaps", "effect_heatmap", "survey_plot", "variance_heatmap"]
+__all__ = [
+    "survey_reporting_plot",
+    "box_grid",
+    "cost_heatmaps",
+    "effect_heatmap",
+    "survey_plot",
+    "variance_heatmap",
+]
 
 _LEVELS = ("negligible", "very small", "small", "medium", "large", "very large", "huge")
 _BLUES = ("#eef4fb", "#d6e6f5", "#b0cfe8", "#7fb1d9", "#4a8bc4", "#2166ac", "#053061")
@@ -204,4 +211,22 @@ def survey_plot(survey: pd.DataFrame, *, ax=None):
     ax.set_xlabel("year")
     ax.set_ylabel("papers on DL fairness")
     ax.legend(frameon=False)
+    return ax
+
+
+def survey_reporting_plot(survey: pd.DataFrame, *, ax=None):
+    """Of the surveyed papers that use multiple runs, how many report the mean, the standard
+    deviation and the range (seed 004 Finding 6).
+
+    Examples
+    --------
+    >>> from fairbook.experiments.fit_variance.results import load_survey
+    >>> [t.get_text() for t in survey_reporting_plot(load_survey()).get_xticklabels()]
+    ['mean', 'stdev', 'range']
+    """
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 3.2))
+    multiple = survey[survey["multiple_runs"] == "Y"]
+    counts = (multiple[["mean", "stdev", "range"]] == "Y").sum()
+    counts.plot.bar(ax=ax, color="#2166ac", rot=0, title="papers with multiple runs that report …")
     return ax

@@ -8,31 +8,13 @@ from fairbook.data import verify
 from fairbook.experiments import uncertainty_fairness as uf
 from fairbook.papers import seed000
 
-
-def hand_run():
-    """Four people per group; predictions by hand, two Monte Carlo samples."""
-    y_true = np.array([1, 1, 0, 0, 1, 1, 0, 0])
-    p1 = np.array([0.9, 0.4, 0.2, 0.6, 0.8, 0.7, 0.1, 0.3])  # P(Y = 1), sample 1
-    p2 = np.array([0.7, 0.4, 0.4, 0.6, 0.8, 0.9, 0.1, 0.1])
-    probs = np.stack([np.column_stack([1 - p, p]) for p in (p1, p2)])
-    groups = {"G": np.array(["a"] * 4 + ["b"] * 4, dtype=object)}
-    X = np.arange(16.0).reshape(8, 2)
-    return uf.Run("hand", "bnn", None, X, y_true, groups, probs)
-
-
-def ratios(**values):
-    base = dict.fromkeys(uf.POINT_RATIOS + uf.UNCERTAINTY_RATIOS, 1.0)
-    base.update(values)
-    return pd.Series(base)
-
-
 needs_data = pytest.mark.skipif(
     not all(v is True for v in verify(["compas", "adult_train", "adult_test"]).values()),
     reason="COMPAS / Adult not cached (run `fairbook data fetch`)",
 )
 
 
-def test_replication_tables_and_summaries_from_fixed_results():
+def test_replication_tables_and_summaries_from_fixed_results(hand_run):
     result = uf.fairness_result(hand_run(), "G", protected="a", reference="b")
     results = {sd: [result, result] for sd in ("SD1", "SD2", "SD3")}
     table = uf.table_1_replication(results)
@@ -77,7 +59,7 @@ def test_table_7_is_in_the_ledger_as_not_comparable():
     assert {r.source for r in table.attrs["rows"]} == {"seed 000 Table 7"}
 
 
-def test_pattern_summary_on_a_fake_study():
+def test_pattern_summary_on_a_fake_study(ratios):
     rows = []
     for seed, alea in enumerate((4.0, 1.1)):
         record = {"estimator": "bnn", "SD": "SD1", "seed": seed, **ratios(F_Alea=alea).to_dict()}

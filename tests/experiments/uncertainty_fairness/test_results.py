@@ -1,7 +1,6 @@
 """Tests of the seed-000 chapter's computations — the results module."""
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from fairbook.experiments import uncertainty_fairness as uf
@@ -9,24 +8,7 @@ from fairbook.papers import seed000
 from fairbook.uncertainty import decompose
 
 
-def hand_run():
-    """Four people per group; predictions by hand, two Monte Carlo samples."""
-    y_true = np.array([1, 1, 0, 0, 1, 1, 0, 0])
-    p1 = np.array([0.9, 0.4, 0.2, 0.6, 0.8, 0.7, 0.1, 0.3])  # P(Y = 1), sample 1
-    p2 = np.array([0.7, 0.4, 0.4, 0.6, 0.8, 0.9, 0.1, 0.1])
-    probs = np.stack([np.column_stack([1 - p, p]) for p in (p1, p2)])
-    groups = {"G": np.array(["a"] * 4 + ["b"] * 4, dtype=object)}
-    X = np.arange(16.0).reshape(8, 2)
-    return uf.Run("hand", "bnn", None, X, y_true, groups, probs)
-
-
-def ratios(**values):
-    base = dict.fromkeys(uf.POINT_RATIOS + uf.UNCERTAINTY_RATIOS, 1.0)
-    base.update(values)
-    return pd.Series(base)
-
-
-def test_fairness_result_by_hand():
+def test_fairness_result_by_hand(hand_run):
     run = hand_run()
     # mean P(Y=1): a .8 .4 .3 .6 -> predictions 1 0 0 1; b .8 .8 .1 .2 -> 1 1 0 0
     np.testing.assert_array_equal(run.y_pred, [1, 0, 0, 1, 1, 1, 0, 0])
@@ -50,7 +32,7 @@ def test_fairness_result_by_hand():
     assert table.loc["U_a", ("hand", "G0")] == f"{al[:4].mean():.4f}"
 
 
-def test_pattern_checks():
+def test_pattern_checks(ratios):
     assert uf.results._pattern(ratios(F_Alea=4.0, F_Pred=4.0), "SD1", ignore_undefined=False)[
         "pattern holds"
     ]

@@ -66,7 +66,8 @@ def pairwise_heatmap(
     Parameters
     ----------
     scores : DataFrame
-        From :func:`fairbook.experiments.objective_fairness.pairwise_scores`.
+        Scores of every ordered pair of groups, e.g. from
+        :func:`fairbook.experiments.objective_fairness_index.pairwise_scores`.
     pivot : float
         The "no bias" value (0 for OFI, 1 for DI); the colour map is centred on it.
     log : bool

@@ -1,7 +1,9 @@
-"""ipywidgets builders: thin wrappers over tested functions.
+"""Generic ipywidgets builders: thin wrappers over tested functions.
 
 In the static HTML book these are snapshots of their first state; with a live kernel
-(JupyterLab, Binder) they recompute.
+(JupyterLab, Binder) they recompute. Only builders that more than one chapter can use live
+here (they import no chapter); a chapter's own explorers are in its package
+(``fairbook.experiments.<slug>.explorers``).
 """
 
 from __future__ import annotations
@@ -9,40 +11,20 @@ from __future__ import annotations
 import ipywidgets as widgets
 import pandas as pd
 
-from fairbook.experiments.catalogue import metric_values
 from fairbook.metrics import COMPARISONS, compare
 
-__all__ = ["metric_panel", "pair_explorer"]
+__all__ = ["html_table", "pair_explorer"]
 
 
-def _html_table(frame: pd.DataFrame) -> str:
-    return frame.to_html(na_rep="undefined (NaN)", float_format=lambda v: f"{v:.4f}")
-
-
-def metric_panel(cm=(3, 1, 2, 4)) -> widgets.Widget:
-    """Edit TP, FN, FP, TN and see all 18 metrics, with why each hole is undefined.
+def html_table(frame: pd.DataFrame) -> str:
+    """A frame as the HTML table the widgets show: four decimals, NaN spelled out.
 
     Examples
     --------
-    >>> panel = metric_panel([1, 0, 0, 1])
-    >>> "ACC" in panel.children[1].value
+    >>> "undefined (NaN)" in html_table(pd.DataFrame({"value": [0.5, float("nan")]}))
     True
     """
-    inputs = [
-        widgets.BoundedIntText(
-            value=int(v), min=0, max=10**9, description=name, layout=widgets.Layout(width="150px")
-        )
-        for name, v in zip(("TP", "FN", "FP", "TN"), cm, strict=True)
-    ]
-    output = widgets.HTML()
-
-    def refresh(_=None):
-        output.value = _html_table(metric_values([box.value for box in inputs]))
-
-    for box in inputs:
-        box.observe(refresh, names="value")
-    refresh()
-    return widgets.VBox([widgets.HBox(inputs), output])
+    return frame.to_html(na_rep="undefined (NaN)", float_format=lambda v: f"{v:.4f}")
 
 
 def pair_explorer(counts: pd.DataFrame, *, metrics=("OFI", "DI", "DPPL", "DCA", "TE")):
@@ -51,7 +33,8 @@ def pair_explorer(counts: pd.DataFrame, *, metrics=("OFI", "DI", "DPPL", "DCA", 
     Parameters
     ----------
     counts : DataFrame
-        Per-group ``TP FN FP TN`` (e.g. from ``group_counts``).
+        Per-group ``TP FN FP TN`` (e.g. from
+        :func:`fairbook.data.predictions.group_counts`).
 
     Examples
     --------
@@ -77,7 +60,7 @@ def pair_explorer(counts: pd.DataFrame, *, metrics=("OFI", "DI", "DPPL", "DCA", 
                 "no-bias value": {m: COMPARISONS[m].pivot for m in metrics},
             }
         )
-        output.value = _html_table(frame)
+        output.value = html_table(frame)
 
     first.observe(refresh, names="value")
     second.observe(refresh, names="value")

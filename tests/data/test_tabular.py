@@ -1,26 +1,14 @@
-"""Tests of the COMPAS / Adult feature encodings for seed 000."""
+"""Tests of the COMPAS / Adult feature encodings for seed 000.
+
+(The generic encoder and the Adult design ``"seed000"`` are tested in test_designs.py.)
+"""
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from fairbook.data.tabular import adult_data, compas_data, encode
+from fairbook.data.tabular import adult_data, compas_data
 from fairbook.papers import seed000
-
-
-def test_encode_by_hand():
-    train = pd.DataFrame({"a": [1.0, 3.0], "c": ["x", "y"], "b": ["F", "M"]})
-    test = pd.DataFrame({"a": [2.0], "c": ["z"], "b": ["F"]})
-    X_tr, X_te, names = encode(
-        train, test, numeric=["a"], categorical=["c", "b"], binary={"b": "F"}
-    )
-    assert names == ["a", "c=x", "c=y", "c=z", "b=F"]
-    np.testing.assert_allclose(X_tr, [[-1, 1, 0, 0, 1], [1, 0, 1, 0, 0]])
-    np.testing.assert_allclose(X_te, [[0, 0, 0, 1, 1]])
-    X_tr, _, _ = encode(train, test, numeric=["a"], scale="none")
-    np.testing.assert_allclose(X_tr, [[1.0], [3.0]])
-    with pytest.raises(ValueError, match="scale"):
-        encode(train, test, numeric=["a"], scale="minmax")
 
 
 def fake_compas(n=40, seed=0):
@@ -51,6 +39,43 @@ def test_compas_encoding_on_a_fake_frame():
     assert extended.X_train.shape[1] == 13
     with pytest.raises(ValueError, match="features"):
         compas_data(frame=fake_compas(), features="all")
+    with pytest.raises(ValueError, match="scale"):
+        compas_data(frame=fake_compas(), scale="minmax")
+
+
+def test_adult_data_is_the_seed000_design():
+    from fairbook.data.designs import adult_design
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(
+        {
+            "age": rng.integers(18, 80, 12),
+            "fnlwgt": rng.integers(10_000, 500_000, 12),
+            "education-num": rng.integers(1, 16, 12),
+            "capital-gain": rng.integers(0, 2, 12) * 1000,
+            "capital-loss": 0,
+            "hours-per-week": rng.integers(10, 60, 12),
+            "workclass": rng.choice(["Private", "State-gov"], 12),
+            "education": rng.choice(["HS-grad", "Bachelors"], 12),
+            "marital-status": rng.choice(["Divorced", "Never-married"], 12),
+            "occupation": rng.choice(["Sales", "Craft-repair"], 12),
+            "relationship": rng.choice(["Husband", "Own-child"], 12),
+            "race": rng.choice(["White", "Black", "Other"], 12),
+            "sex": rng.choice(["Male", "Female"], 12),
+            "native-country": rng.choice(["United-States", "Cuba"], 12),
+            "income": rng.choice(["<=50K", ">50K"], 12),
+        }
+    )
+    train, test = frame.iloc[:8], frame.iloc[8:]
+    data = adult_data(train=train, test=test, scale="none")
+    design = adult_design("seed000", train, test, scale="none")
+    np.testing.assert_array_equal(data.X_train, design.train)
+    np.testing.assert_array_equal(data.X_test, design.test)
+    assert data.feature_names == design.names
+    assert set(data.groups_test["race"]) <= {"B", "W", "Other"}
+    assert data.y_train.tolist() == (train["income"] == ">50K").astype(int).tolist()
+    with pytest.raises(ValueError, match="scale"):
+        adult_data(train=train, test=test, scale="minmax")
 
 
 @pytest.mark.real_data("compas")

@@ -15,11 +15,11 @@ counts (standardised), 16 columns. Split: Zafar et al.'s random 50/50
 (``test_size=0.5``), seeded. Standardisation uses training-set means and deviations.
 
 **Adult** (:func:`adult_data`). Train on ``adult.data``, test on ``adult.test``, rows with
-'?' dropped (30,162 / 15,060). All 14 attributes ("14 features"): the six numeric ones
-(``age, fnlwgt, education-num, capital-gain, capital-loss, hours-per-week``) standardised
-by the training set (``scale="standard"``) or left raw (``scale="none"``), the eight
-categorical ones one-hot on the union of train and test categories: 104 columns.
-Label 1 = income > 50K.
+'?' dropped (30,162 / 15,060). The features are the named design ``"seed000"`` of
+:mod:`fairbook.data.designs`: all 14 attributes ("14 features"), the six numeric ones
+standardised by the training set (``scale="standard"``) or left raw (``scale="none"``),
+the eight categorical ones one-hot on the union of train and test categories: 104
+columns. Label 1 = income > 50K.
 
 Groups are returned for every attribute of the paper with short labels: race ``B``
 (African-American / Black), ``W`` (Caucasian / White) and the other races by name; sex
@@ -34,7 +34,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-__all__ = ["COMPAS_FEATURE_SETS", "TabularData", "adult_data", "compas_data", "encode"]
+from fairbook.data.designs import adult_design, encode
+
+__all__ = ["COMPAS_FEATURE_SETS", "TabularData", "adult_data", "compas_data"]
 
 #: Feature lists for COMPAS; categorical columns are one-hot, numeric ones standardised.
 COMPAS_FEATURE_SETS = {
@@ -52,24 +54,6 @@ COMPAS_FEATURE_SETS = {
     ),
 }
 _COMPAS_BINARY = {"sex": "Male", "c_charge_degree": "F"}
-_ADULT_NUMERIC = (
-    "age",
-    "fnlwgt",
-    "education-num",
-    "capital-gain",
-    "capital-loss",
-    "hours-per-week",
-)
-_ADULT_CATEGORICAL = (
-    "workclass",
-    "education",
-    "marital-status",
-    "occupation",
-    "relationship",
-    "race",
-    "sex",
-    "native-country",
-)
 _RACE = {"African-American": "B", "Black": "B", "Caucasian": "W", "White": "W"}
 _SEX = {"Female": "F", "Male": "M"}
 _AGE_CAT = {"Less than 25": "<25", "25 - 45": "25-45", "Greater than 45": ">45"}
@@ -77,7 +61,19 @@ _AGE_CAT = {"Less than 25": "<25", "25 - 45": "25-45", "Greater than 45": ">45"}
 
 @dataclass
 class TabularData:
-    """A train/test split ready for a classifier, with the sensitive groups of each row."""
+    """A train/test split ready for a classifier, with the sensitive groups of each row.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> d = TabularData(np.zeros((3, 2)), np.zeros((1, 2)), np.array([0, 1, 1]),
+    ...                 np.array([1]), {"sex": np.array(["F", "M", "M"])},
+    ...                 {"sex": np.array(["F"])}, ["a", "b"], name="toy")
+    >>> d
+    TabularData('toy': train (3, 2), test (1, 2), groups ['sex'])
+    >>> d.group_counts("sex").loc["F", "n"]
+    np.int64(2)
+    """
 
     X_train: np.ndarray
     X_test: np.ndarray
@@ -112,61 +108,10 @@ class TabularData:
         return frame
 
 
-def encode(
-    train: pd.DataFrame,
-    test: pd.DataFrame,
-    *,
-    numeric=(),
-    categorical=(),
-    binary=None,
-    scale: str = "standard",
-):
-    """One-hot ``categorical``, 0/1 ``binary`` (column → positive value) and ``numeric``.
-
-    Numeric columns are standardised with the training set's mean and standard deviation
-    (``scale="standard"``) or kept (``"none"``); one-hot columns cover the categories of
-    train and test together, so both matrices have the same columns.
-
-    Returns
-    -------
-    X_train, X_test : ndarray of float
-    names : list of str
-
-    Examples
-    --------
-    >>> tr = pd.DataFrame({"a": [1.0, 3.0], "c": ["x", "y"]})
-    >>> te = pd.DataFrame({"a": [2.0], "c": ["z"]})
-    >>> X_tr, X_te, names = encode(tr, te, numeric=["a"], categorical=["c"])
-    >>> names, X_te.tolist()
-    (['a', 'c=x', 'c=y', 'c=z'], [[0.0, 0.0, 0.0, 1.0]])
-    """
+def _check_scale(scale: str) -> None:
+    # seed 000's encodings are standardised or raw; min-max is the GAN chapter's design
     if scale not in ("standard", "none"):
         raise ValueError(f"scale must be 'standard' or 'none', got {scale!r}")
-    binary = dict(binary or {})
-    parts_train, parts_test, names = [], [], []
-    for column in numeric:
-        a = train[column].to_numpy(float)
-        b = test[column].to_numpy(float)
-        if scale == "standard":
-            mean, sd = a.mean(), a.std()
-            sd = sd if sd > 0 else 1.0
-            a, b = (a - mean) / sd, (b - mean) / sd
-        parts_train.append(a[:, None])
-        parts_test.append(b[:, None])
-        names.append(column)
-    for column in categorical:
-        if column in binary:
-            positive = binary[column]
-            parts_train.append((train[column] == positive).to_numpy(float)[:, None])
-            parts_test.append((test[column] == positive).to_numpy(float)[:, None])
-            names.append(f"{column}={positive}")
-            continue
-        levels = sorted(set(train[column].astype(str)) | set(test[column].astype(str)))
-        for part, frame in ((parts_train, train), (parts_test, test)):
-            values = frame[column].astype(str).to_numpy()
-            part.append((values[:, None] == np.array(levels)[None, :]).astype(float))
-        names += [f"{column}={level}" for level in levels]
-    return np.hstack(parts_train), np.hstack(parts_test), names
 
 
 def _age_groups(age: np.ndarray) -> np.ndarray:
@@ -201,6 +146,7 @@ def compas_data(
     """
     if features not in COMPAS_FEATURE_SETS:
         raise ValueError(f"features must be one of {list(COMPAS_FEATURE_SETS)}, got {features!r}")
+    _check_scale(scale)
     if frame is None:
         from fairbook.data.compas import load_compas
 
@@ -243,7 +189,8 @@ def adult_data(
     Parameters
     ----------
     scale : {'standard', 'none'}
-        Standardise the six numeric columns (by the training file) or keep them raw.
+        Standardise the six numeric columns (by the training file) or keep them raw
+        (design ``"seed000"`` of :mod:`fairbook.data.designs`).
     train, test : DataFrame, optional
         Default ``load_adult("train"/"test", drop_missing=True)``.
 
@@ -252,14 +199,13 @@ def adult_data(
     TabularData
         Groups ``race`` (B, W, others by name), ``sex`` (F, M), ``age`` (<25, 25-45, >45).
     """
+    _check_scale(scale)
     if train is None or test is None:
         from fairbook.data.adult import load_adult
 
         train = load_adult("train", drop_missing=True) if train is None else train
         test = load_adult("test", drop_missing=True) if test is None else test
-    X_train, X_test, names = encode(
-        train, test, numeric=_ADULT_NUMERIC, categorical=_ADULT_CATEGORICAL, scale=scale
-    )
+    X_train, X_test, names = adult_design("seed000", train, test, scale=scale)
 
     def groups(part):
         return {

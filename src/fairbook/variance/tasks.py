@@ -168,9 +168,11 @@ def tabular_task(
     restricted to African-American and Caucasian defendants (5,278); label
     ``two_year_recid``; features age, sex, priors and juvenile counts, charge degree.
     ``"adult"``: UCI Adult training file without ``'?'`` rows (30,162); label income
-    > 50K; protected attribute sex; the remaining features one-hot encoded (no
-    ``fnlwgt``). Both are split once, stratified by label × group (``split_seed``);
-    numeric columns are standardised with the training mean and standard deviation.
+    > 50K; protected attribute sex; the features are the named design ``"seed004_fit"``
+    of :mod:`fairbook.data.designs` (11 attributes, no ``sex``, ``fnlwgt`` or
+    ``education``; the categorical ones one-hot). Both are split once, stratified by
+    label × group (``split_seed``); every column is then standardised with the training
+    part's mean and standard deviation.
 
     Examples
     --------
@@ -204,26 +206,14 @@ def tabular_task(
         description = "COMPAS two-year recidivism (1 = reoffended), race"
     else:
         from fairbook.data import load_adult
+        from fairbook.data.designs import adult_design
 
         frame = load_adult("train", drop_missing=True)
-        cols = [
-            "age",
-            "workclass",
-            "education-num",
-            "marital-status",
-            "occupation",
-            "relationship",
-            "race",
-            "capital-gain",
-            "capital-loss",
-            "hours-per-week",
-            "native-country",
-        ]
-        features = pd.get_dummies(frame[cols], dtype=float)
+        features = adult_design("seed004_fit", frame).train  # unscaled; standardised below
         label = (frame["income"] == ">50K").to_numpy(np.int64)
         description = "Adult income (1 = > 50K), sex"
     group = np.where(frame[spec["attribute"]] == spec["groups"][0], 0, 1).astype(np.int64)
-    x = features.to_numpy(np.float64)
+    x = np.asarray(features, dtype=np.float64)
     idx_tr, idx_te = train_test_split(
         np.arange(len(label)),
         test_size=test_size,

@@ -1,0 +1,77 @@
+"""Chapter "Conditional HydraGAN" (seed 003 sec. 3.5): every computation it shows.
+
+The chapter replicates seed 003's mitigation of bias with synthetic data: a conditional
+multi-critic GAN generates training rows with a uniform who-cell and a diverse activity
+distribution, a classifier trained on them is judged by OFI, DPPL, DI and DCA (Table 3.4,
+Fig. 3.4), and the representation of activities and individuals is measured by KS, KL and
+JS (Table 3.5). CASAS is not available offline, so the chapter runs on a labelled stand-in,
+UCI Adult (:mod:`~fairbook.experiments.conditional_hydragan.settings` says how its pieces
+map onto the paper's). The GAN lives in :mod:`fairbook.generative`, the classifier's
+feature design in :mod:`fairbook.data.designs`; this package arranges the chapter by role:
+
+* :mod:`~fairbook.experiments.conditional_hydragan.settings` — the profiles
+  (:data:`PROFILES`, :func:`settings`) and the stand-in's constants;
+* :mod:`~fairbook.experiments.conditional_hydragan.runs` — the data, the GAN and the
+  classifiers over seeds, and the bias scores;
+* :mod:`~fairbook.experiments.conditional_hydragan.results` — the analogues of Tables 3.4
+  and 3.5, the spread over seeds and the reading of OFI beside DI;
+* :mod:`~fairbook.experiments.conditional_hydragan.replication` — the paper's Tables 3.4
+  and 3.5 beside ours;
+* :mod:`~fairbook.experiments.conditional_hydragan.figures` — Fig. 3.4's box plots and the
+  representation bars;
+* :mod:`~fairbook.experiments.conditional_hydragan.explorers` — the precomputed grid of
+  diversity targets and weights, and the widget that slices it.
+
+Every public name is importable from here (``from fairbook.experiments import
+conditional_hydragan as hc; hc.table_3_4(...)``).
+"""
+
+from .explorers import explorer, mitigation_grid
+from .figures import plot_bias_boxplot, plot_representation
+from .replication import table_3_4_beside_paper, table_3_5_beside_paper, table_3_5_replication
+from .results import activity_mapping, reading, seed_spread, table_3_4, table_3_5
+from .runs import bias_scores, improvement, prepare_data, run_experiment, run_once
+from .settings import (
+    AGE_SPLIT,
+    ATTRIBUTES,
+    CATEGORICAL,
+    CONTINUOUS,
+    DESIGN,
+    IDEAL,
+    METRICS,
+    PAPER_CLASSES,
+    PROFILES,
+    SEDENTARY,
+    settings,
+)
+
+__all__ = [
+    "AGE_SPLIT",
+    "ATTRIBUTES",
+    "CATEGORICAL",
+    "CONTINUOUS",
+    "DESIGN",
+    "IDEAL",
+    "METRICS",
+    "PAPER_CLASSES",
+    "PROFILES",
+    "SEDENTARY",
+    "activity_mapping",
+    "bias_scores",
+    "explorer",
+    "improvement",
+    "mitigation_grid",
+    "plot_bias_boxplot",
+    "plot_representation",
+    "prepare_data",
+    "reading",
+    "run_experiment",
+    "run_once",
+    "seed_spread",
+    "settings",
+    "table_3_4",
+    "table_3_4_beside_paper",
+    "table_3_5",
+    "table_3_5_beside_paper",
+    "table_3_5_replication",
+]

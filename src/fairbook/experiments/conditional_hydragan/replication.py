@@ -1,0 +1,164 @@
+"""Replication rows of "Conditional HydraGAN": seed 003 Tables 3.4 and 3.5 beside ours.
+
+* :func:`table_3_4_beside_paper`, :func:`table_3_5_beside_paper` — the paper's tables
+  beside ours in two-level columns (``("paper", …)``, ``("ours", …)``,
+  ``("verdict", "same sign")``), narrow enough for a book page. Our data are a stand-in
+  (Adult, not CASAS), so only the *direction* of each improvement is compared, by the named
+  rule :class:`fairbook.replication.SameSign`.
+* :func:`table_3_5_replication` — the parts of Table 3.5 that do not depend on the data, as
+  :class:`fairbook.replication.Row` objects judged by rounding at the printed precision.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from fairbook.generative.divergence import rowwise_divergences
+from fairbook.papers import seed003
+from fairbook.replication import Rounding, Row, SameSign, replication_table
+
+from ._common import _class_order
+from .results import table_3_4
+from .settings import METRICS, PAPER_CLASSES
+
+__all__ = ["table_3_4_beside_paper", "table_3_5_beside_paper", "table_3_5_replication"]
+
+
+def table_3_4_beside_paper(
+    scores: pd.DataFrame, *, definition: str = "pair", decimals: int = 3
+) -> pd.DataFrame:
+    """Per metric and class: the paper's real, synthetic and improvement, ours (means over
+    seeds, rounded to ``decimals``), and whether the improvement has the same sign.
+
+    Columns are two-level — ``("paper", "real")`` … ``("ours", "improves")``,
+    ``("verdict", "same sign")`` — so the table stays narrow enough for a book page. The
+    paper's class names are in
+    :data:`~fairbook.experiments.conditional_hydragan.settings.PAPER_CLASSES` (the chapter
+    says which is which). The verdict is :class:`fairbook.replication.SameSign`'s: ``"yes"``,
+    ``"no"``, or ``"paper ±0"`` where the paper printed (−)0.000 and there is no sign to
+    compare.
+
+    Examples
+    --------
+    >>> import itertools
+    >>> from fairbook.experiments.conditional_hydragan.settings import ATTRIBUTES, IDEAL
+    >>> scores = pd.DataFrame([
+    ...     {"seed": 0, "data": data, "definition": "pair", "class": cls, "metric": m,
+    ...      "value": IDEAL[m] + (0.2 if data == "real" else 0.1)}
+    ...     for data, m, (_, classes) in itertools.product(
+    ...         ("real", "synthetic"), METRICS, ATTRIBUTES.values()) for cls in classes])
+    >>> table_3_4_beside_paper(scores).loc[("DI", "Male"), ("verdict", "same sign")]
+    'yes'
+    """
+    ours = table_3_4(scores, definition=definition, as_text=False)
+    rows = {}
+    for metric in METRICS:
+        for cls in _class_order():
+            paper = seed003.TABLE_3_4[metric][PAPER_CLASSES[cls]]
+            mine = {
+                d: ours.loc[(metric, d), (cls, "mean")] for d in ("real", "synthetic", "improves")
+            }
+            rows[(metric, cls)] = {
+                ("paper", "real"): paper["Real"],
+                ("paper", "synthetic"): paper["Synthetic"],
+                ("paper", "improves"): paper["Improves"],
+                ("ours", "real"): mine["real"],
+                ("ours", "synthetic"): mine["synthetic"],
+                ("ours", "improves"): mine["improves"],
+                ("verdict", "same sign"): SameSign().judge(paper["Improves"], mine["improves"]),
+            }
+    table = pd.DataFrame.from_dict(rows, orient="index").round(decimals)
+    table.index.names = ["metric", "class"]
+    return table
+
+
+def table_3_5_beside_paper(ours: pd.DataFrame) -> pd.DataFrame:
+    """The paper's Table 3.5 beside ours, with whether the improvement has the same sign
+    (two-level columns, as in :func:`table_3_4_beside_paper`; the verdict is
+    :class:`fairbook.replication.SameSign`'s).
+
+    Parameters
+    ----------
+    ours : DataFrame
+        :func:`~fairbook.experiments.conditional_hydragan.results.table_3_5`.
+
+    Examples
+    --------
+    >>> parts = [(p, c) for p in ("Activities", "Individuals")
+    ...          for c in ("synthetic", "real", "improvement %")]
+    >>> ours = pd.DataFrame([[0.1, 0.2, 50.0, 0.0, 0.3, 100.0]] * 3,
+    ...                     index=["KS statistic", "KL divergence", "JS distance"],
+    ...                     columns=pd.MultiIndex.from_tuples(parts))
+    >>> set(table_3_5_beside_paper(ours)[("verdict", "same sign")])
+    {'yes'}
+    """
+    rows = {}
+    for metric in ours.index:
+        for label in ("Activities", "Individuals"):
+            p = seed003.TABLE_3_5[metric][label]
+            o = ours.loc[metric, label]
+            rows[(metric, label)] = {
+                ("paper", "real"): p["Real"],
+                ("paper", "synthetic"): p["Synthetic"],
+                ("paper", "improvement %"): p["Improvement %"],
+                ("ours", "real"): o["real"],
+                ("ours", "synthetic"): o["synthetic"],
+                ("ours", "improvement %"): o["improvement %"],
+                ("verdict", "same sign"): SameSign().judge(p["Improvement %"], o["improvement %"]),
+            }
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.names = ["metric", "part"]
+    return table
+
+
+def table_3_5_replication(ours: pd.DataFrame) -> pd.DataFrame:
+    """The parts of Table 3.5 that do not depend on the data, through
+    :func:`fairbook.replication.replication_table`: the individuals' synthetic divergences
+    and improvement (exact by construction of the conditional), and the real activity
+    column read as the divergence of one one-hot row over 10 activities to uniform.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({("Individuals", "synthetic"): [0.0] * 3,
+    ...                   ("Individuals", "improvement %"): [100.0] * 3},
+    ...                  index=["KS statistic", "KL divergence", "JS distance"])
+    >>> set(table_3_5_replication(t)["verdict"])
+    {'matches'}
+    """
+    one_hot = rowwise_divergences(np.eye(10), np.full(10, 0.1))
+    source = "seed 003 Table 3.5"
+    rows = []
+    for metric, parts in seed003.TABLE_3_5.items():
+        rows.append(
+            Row(
+                f"{metric}, individuals, synthetic",
+                parts["Individuals"]["Synthetic"],
+                ours.loc[metric, ("Individuals", "synthetic")],
+                rule=Rounding(decimals=3),
+                source=source,
+            )
+        )
+        rows.append(
+            Row(
+                f"{metric}, individuals, improvement %",
+                parts["Individuals"]["Improvement %"],
+                ours.loc[metric, ("Individuals", "improvement %")],
+                rule=Rounding(decimals=0),
+                source=source,
+            )
+        )
+        truncated = metric == "KL divergence"  # ln 10 = 2.3026 is printed 2.302
+        rows.append(
+            Row(
+                f"{metric}, activities, real (one one-hot row, K = 10)",
+                parts["Activities"]["Real"],
+                one_hot[metric],
+                rule=Rounding(decimals=3, extra=0.001 if truncated else 0.0),
+                note="ln 10, printed truncated (2.302, not 2.303)"
+                if truncated
+                else "data-independent",
+                source=source,
+            )
+        )
+    return replication_table(rows)

@@ -1,0 +1,36 @@
+"""Chapter "Confusion matrices and the metric catalogue" (seed 003 ch. 2).
+
+The chapter replicates seed 003's catalogue of single-matrix metrics (Tables 2.2–2.4,
+with the formulas corrected where the printed ones are wrong) and shows where each metric
+is undefined. The metrics themselves live in :mod:`fairbook.metrics`; this package
+arranges them by role:
+
+* :mod:`~fairbook.experiments.metric_catalogue.settings` — the (empty) profiles and the
+  titles of the paper's three tables;
+* :mod:`~fairbook.experiments.metric_catalogue.runs` — none (nothing is expensive);
+* :mod:`~fairbook.experiments.metric_catalogue.results` — the corrected tables, the 18
+  metrics of one matrix and the table of holes;
+* :mod:`~fairbook.experiments.metric_catalogue.replication` — none (the paper prints
+  formulas, not numbers);
+* :mod:`~fairbook.experiments.metric_catalogue.figures` — none (no figure);
+* :mod:`~fairbook.experiments.metric_catalogue.explorers` — the widget that edits one
+  confusion matrix.
+
+Every public name is importable from here (``from fairbook.experiments import
+metric_catalogue as catalogue; catalogue.hole_table(...)``).
+"""
+
+from .explorers import metric_panel
+from .results import catalogue_markdown, catalogue_table, hole_table, metric_values
+from .settings import FAMILY_TITLES, PROFILES, settings
+
+__all__ = [
+    "FAMILY_TITLES",
+    "PROFILES",
+    "catalogue_markdown",
+    "catalogue_table",
+    "hole_table",
+    "metric_panel",
+    "metric_values",
+    "settings",
+]

@@ -1,0 +1,10 @@
+"""Replication rows of "Confusion matrices and the metric catalogue": none.
+
+This module would hold the chapter's ``<table>_replication`` functions. Seed 003's
+chapter 2 prints formulas, not numbers: the chapter shows each corrected formula beside
+the printed one (:func:`~fairbook.experiments.metric_catalogue.results.catalogue_table`,
+column ``"printed in seed 003"``), and the corrections are listed on the errata page, so
+there is no paper number to put beside ours.
+"""
+
+__all__: list[str] = []

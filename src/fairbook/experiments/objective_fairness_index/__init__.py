@@ -1,0 +1,52 @@
+"""Chapter "The Objective Fairness Index" (seed 003 ch. 3): every computation it shows.
+
+The chapter replicates seed 003's chapter 3: the worked scenarios of Tables 3.1 and 3.3
+(OFI against DI, TE and DCA), Table 3.2's desirable properties of the bias metrics (checked
+by exhaustive enumeration), COMPAS by race (Fig. 3.2) and Folktables employment (Fig. 3.3;
+the book runs an offline stand-in on UCI Adult). The metrics live in :mod:`fairbook.metrics`,
+the shared prediction sets in :mod:`fairbook.data.predictions`; this package arranges the
+chapter by role:
+
+* :mod:`~fairbook.experiments.objective_fairness_index.settings` — the profiles
+  (:data:`PROFILES`, :func:`settings`);
+* :mod:`~fairbook.experiments.objective_fairness_index.runs` — the Fig. 3.3 models (the
+  Adult stand-in, and the paper's Folktables setting for readers with internet);
+* :mod:`~fairbook.experiments.objective_fairness_index.results` — pairwise scores, how
+  often DI and OFI agree, and the counterexamples of Table 3.2;
+* :mod:`~fairbook.experiments.objective_fairness_index.replication` — the paper's numbers
+  beside ours (``<table>_replication``);
+* :mod:`~fairbook.experiments.objective_fairness_index.figures` — none of its own (the
+  heat maps are :func:`fairbook.plots.pairwise_heatmap`);
+* :mod:`~fairbook.experiments.objective_fairness_index.explorers` — none of its own (the
+  explorer is :func:`fairbook.widgets.pair_explorer`).
+
+Every public name is importable from here (``from fairbook.experiments import
+objective_fairness_index as ofi; ofi.table_3_1_replication()``).
+"""
+
+from .replication import (
+    fig_3_2_replication,
+    fig_3_3_replication,
+    table_3_1_replication,
+    table_3_2_replication,
+    table_3_3_replication,
+)
+from .results import counterexample_table, direction_agreement, favour_counts, pairwise_scores
+from .runs import adult_counts, folktables_employment_predictions
+from .settings import PROFILES, settings
+
+__all__ = [
+    "PROFILES",
+    "adult_counts",
+    "counterexample_table",
+    "direction_agreement",
+    "favour_counts",
+    "fig_3_2_replication",
+    "fig_3_3_replication",
+    "folktables_employment_predictions",
+    "pairwise_scores",
+    "settings",
+    "table_3_1_replication",
+    "table_3_2_replication",
+    "table_3_3_replication",
+]

@@ -1,0 +1,211 @@
+"""Replication rows of "The Objective Fairness Index": seed 003 ch. 3 beside ours.
+
+* :func:`table_3_1_replication`, :func:`table_3_3_replication` — the worked scenarios of
+  Tables 3.1 and 3.3 (OFI, DI, TE, DCA), recomputed from the printed confusion matrices;
+* :func:`table_3_2_replication` — Table 3.2's ticks (which desirable property each metric
+  has), ours from exhaustive enumeration;
+* :func:`fig_3_2_replication` — COMPAS (Fig. 3.2): OFI and DI favour the same group in
+  every pair of races;
+* :func:`fig_3_3_replication` — Fig. 3.3's claims (random forest: DI and OFI agree; naive
+  Bayes: they disagree about one group), on the book's Adult stand-in.
+
+Numbers are :class:`fairbook.replication.Row` objects judged by the rounding rule at the
+paper's printed precision (two decimals), with the paper's table as their source.
+:func:`table_3_2_replication` keeps Table 3.2's own layout instead — one tick per metric and
+property, shown as ``ours (paper's)`` — since its cells are yes/no properties, not numbers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from fairbook.metrics import compare
+from fairbook.metrics.properties import PROPERTIES, property_table
+from fairbook.papers import seed003
+from fairbook.replication import Row, replication_table
+
+from .results import direction_agreement, favour_counts
+
+__all__ = [
+    "fig_3_2_replication",
+    "fig_3_3_replication",
+    "table_3_1_replication",
+    "table_3_2_replication",
+    "table_3_3_replication",
+]
+
+
+def table_3_1_replication() -> pd.DataFrame:
+    """Seed 003 Table 3.1 recomputed: OFI and DI per scenario, paper vs ours.
+
+    Examples
+    --------
+    >>> set(table_3_1_replication().verdict) <= {"matches", "both undefined"}
+    True
+    """
+    rows = []
+    for scenario, (cm_i, cm_j, ofi, di) in seed003.TABLE_3_1.items():
+        rows.append(
+            Row(
+                f"OFI, scenario {scenario}",
+                ofi,
+                compare("OFI", cm_i, cm_j),
+                source="seed 003 Table 3.1",
+            )
+        )
+        note = "paper: 'NaN or 1' (0/0)" if np.isnan(di) else ""
+        rows.append(
+            Row(
+                f"DI, scenario {scenario}",
+                di,
+                compare("DI", cm_i, cm_j),
+                note=note,
+                source="seed 003 Table 3.1",
+            )
+        )
+    return replication_table(rows)
+
+
+def table_3_3_replication() -> pd.DataFrame:
+    """Seed 003 Table 3.3 recomputed: TE, DCA and OFI in scenarios C and D.
+
+    Examples
+    --------
+    >>> len(table_3_3_replication())
+    6
+    """
+    rows = []
+    for scenario, (cm_i, cm_j, te, dca, ofi) in seed003.TABLE_3_3.items():
+        for name, printed in (("TE", te), ("DCA", dca), ("OFI", ofi)):
+            rows.append(
+                Row(
+                    f"{name}, scenario {scenario}",
+                    printed,
+                    compare(name, cm_i, cm_j),
+                    source="seed 003 Table 3.3",
+                )
+            )
+    return replication_table(rows)
+
+
+def table_3_2_replication(*, n_max: int = 12) -> pd.DataFrame:
+    """Table 3.2's ticks as ``ours (paper's)``, e.g. ``✓ (✓)``; ours come from enumeration.
+
+    Every pair of confusion matrices with groups of up to ``n_max`` people is enumerated
+    (:func:`fairbook.metrics.properties.property_table`). The table keeps the paper's layout
+    (one column per property) with a ``verdict`` per metric; the checks, with their
+    counterexamples, are in ``attrs["checks"]``.
+
+    Examples
+    --------
+    >>> t = table_3_2_replication(n_max=4)
+    >>> t.loc["OFI", "OBJ"]
+    '✓ (✓)'
+    """
+    table = property_table(n_max=n_max)
+    out = pd.DataFrame(index=table.index)
+    for prop in PROPERTIES:
+        out[prop] = [
+            f"{'✓' if ours else '✗'} ({'✓' if paper else '✗'})"
+            + ("" if ours == paper else " ← differs")
+            for ours, paper in zip(table[prop], table[f"{prop}_paper"], strict=True)
+        ]
+    out["verdict"] = np.where(table["agree"], "matches", "differs: " + table["disagree_on"])
+    out["observed range"] = [
+        f"[{lo:.3g}, {hi:.3g}]"
+        for lo, hi in zip(table.observed_min, table.observed_max, strict=True)
+    ]
+    out.attrs["checks"] = table.attrs["checks"]
+    return out
+
+
+def fig_3_2_replication(counts: pd.DataFrame) -> pd.DataFrame:
+    """Seed 003 Fig. 3.2 (COMPAS by race): the share of pairs where OFI and DI agree.
+
+    The paper finds that on COMPAS, unlike on Folktables, OFI and DI favour the same group
+    in every pair of races (share 1).
+
+    Parameters
+    ----------
+    counts : DataFrame
+        Per-race counts (:func:`fairbook.data.predictions.compas_race_counts`); groups
+        marked ``included = False`` are left out.
+
+    Examples
+    --------
+    >>> c = pd.DataFrame({"TP": [1, 7], "FN": [0, 0], "FP": [0, 1], "TN": [5, 10]},
+    ...                  index=["i", "j"])
+    >>> fig_3_2_replication(c).loc[0, ["verdict", "note"]].tolist()
+    ['matches', '1 of 1 pairs']
+    """
+    agreement = direction_agreement(counts)
+    return replication_table(
+        [
+            Row(
+                "share of race pairs where OFI and DI agree",
+                1.0,  # the paper: the two agree in every pair
+                agreement["share"],
+                note=f"{agreement['agree']} of {agreement['pairs']} pairs",
+                source="seed 003 Fig. 3.2",
+            )
+        ]
+    )
+
+
+def fig_3_3_replication(counts_by_model: dict, *, group: str) -> pd.DataFrame:
+    """Seed 003's Fig. 3.3 claims beside ours, as shares of comparisons.
+
+    Parameters
+    ----------
+    counts_by_model : dict
+        ``{"rf": counts, "nb": counts}`` from
+        :func:`~fairbook.experiments.objective_fairness_index.runs.adult_counts`.
+    group : str
+        The group that plays the paper's Pacific Islanders.
+
+    Returns
+    -------
+    DataFrame
+        From :func:`fairbook.replication.replication_table`: the random forest's share of
+        pairs where DI and OFI agree (paper: all), and for naive Bayes the shares of
+        ``group``'s comparisons that DI and OFI call favourable (paper: 7/8 and 2/8).
+
+    Examples
+    --------
+    >>> c = pd.DataFrame({"TP": [1, 7], "FN": [0, 0], "FP": [0, 1], "TN": [5, 10]},
+    ...                  index=["i", "j"])
+    >>> fig_3_3_replication({"nb": c}, group="j")["ours"].tolist()  # j favoured by both
+    [1.0, 1.0]
+    """
+    claim = seed003.FIG_3_3_NB_PACIFIC_ISLANDER
+    rows = []
+    if "rf" in counts_by_model:
+        agreement = direction_agreement(counts_by_model["rf"])
+        rows.append(
+            Row(
+                "RF: share of pairs where OFI and DI favour the same group",
+                1.0,  # the paper: the random forest's DI and OFI agree everywhere
+                agreement["share"],
+                note=f"{agreement['agree']} of {agreement['pairs']} pairs",
+                source="seed 003 Fig. 3.3",
+            )
+        )
+    if "nb" in counts_by_model:
+        favour = favour_counts(counts_by_model["nb"])
+        if group not in favour.index:
+            raise ValueError(f"group {group!r} not among {list(favour.index)}")
+        total = int(favour.loc[group, "comparisons"])
+        for metric in ("DI", "OFI"):
+            hits = int(favour.loc[group, f"{metric} favours"])
+            rows.append(
+                Row(
+                    f"NB: share of {group}'s comparisons {metric} calls favourable",
+                    claim[f"{metric} favours"] / claim["comparisons"],
+                    hits / total if total else np.nan,
+                    note=f"ours {hits}/{total}; paper {claim[f'{metric} favours']}/"
+                    f"{claim['comparisons']} (Pacific Islanders, Folktables GA)",
+                    source="seed 003 Fig. 3.3",
+                )
+            )
+    return replication_table(rows)

@@ -21,11 +21,13 @@ metric_catalogue as catalogue; catalogue.hole_table(...)``).
 """
 
 from .explorers import metric_panel
+from .replication import PAPER_SOURCES
 from .results import catalogue_markdown, catalogue_table, hole_table, metric_values
 from .settings import FAMILY_TITLES, PROFILES, settings
 
 __all__ = [
     "FAMILY_TITLES",
+    "PAPER_SOURCES",
     "PROFILES",
     "catalogue_markdown",
     "catalogue_table",

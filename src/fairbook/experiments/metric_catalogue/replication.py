@@ -4,7 +4,16 @@ This module would hold the chapter's ``<table>_replication`` functions. Seed 003
 chapter 2 prints formulas, not numbers: the chapter shows each corrected formula beside
 the printed one (:func:`~fairbook.experiments.metric_catalogue.results.catalogue_table`,
 column ``"printed in seed 003"``), and the corrections are listed on the errata page, so
-there is no paper number to put beside ours.
+there is no paper number to put beside ours. Table 2.4's two-group metrics (TE and OFI)
+are named under the table and replicated in chapter 02.
+
+Examples
+--------
+>>> PAPER_SOURCES
+{}
 """
 
-__all__: list[str] = []
+__all__ = ["PAPER_SOURCES"]
+
+#: The chapter compares no printed number, so it uses no constant of ``fairbook.papers``.
+PAPER_SOURCES: dict[str, str] = {}

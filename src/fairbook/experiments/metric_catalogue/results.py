@@ -71,7 +71,33 @@ def catalogue_markdown(family: str) -> str:
             f"| **{name}** | {row['name']} | ${row['formula']}$ | {printed} | "
             f"{row['undefined when']} |"
         )
+    if family == "other":
+        lines += ["", _TWO_GROUP_NOTE]
     return "\n".join(lines)
+
+
+#: Table 2.4 also lists two metrics of *two* matrices; this catalogue holds one-matrix
+#: metrics, so they are named here and live with the other comparisons.
+_TWO_GROUP_PRINTED = {"TE": r"\frac{TP_1}{FP_1}-\frac{TP_2}{FP_2}", "OFI": None}
+
+
+def _two_group_note() -> str:
+    from fairbook.metrics import COMPARISONS
+
+    parts = []
+    for name, printed in _TWO_GROUP_PRINTED.items():
+        metric = COMPARISONS[name]
+        formula = f"as printed ${printed}$, corrected" if printed else "as printed"
+        parts.append(f"**{name}** ({metric.long_name}; {formula} ${metric.formula}$)")
+    return (
+        "Table 2.4 also lists two metrics that compare *two* groups' matrices, "
+        + " and ".join(parts)
+        + ". They are computed by `fairbook.metrics.compare`, and the next chapter "
+        "replicates their printed values (Tables 3.1 and 3.3)."
+    )
+
+
+_TWO_GROUP_NOTE = _two_group_note()
 
 
 def metric_values(cm) -> pd.DataFrame:

@@ -25,6 +25,7 @@ objective_fairness_index as ofi; ofi.table_3_1_replication()``).
 """
 
 from .replication import (
+    PAPER_SOURCES,
     fig_3_2_replication,
     fig_3_3_replication,
     table_3_1_replication,
@@ -36,6 +37,7 @@ from .runs import adult_counts, folktables_employment_predictions
 from .settings import PROFILES, settings
 
 __all__ = [
+    "PAPER_SOURCES",
     "PROFILES",
     "adult_counts",
     "counterexample_table",

@@ -23,17 +23,31 @@ import pandas as pd
 from fairbook.metrics import compare
 from fairbook.metrics.properties import PROPERTIES, property_table
 from fairbook.papers import seed003
-from fairbook.replication import Row, replication_table
+from fairbook.replication import Exact, NotComparable, Row, replication_table
 
 from .results import direction_agreement, favour_counts
 
 __all__ = [
+    "PAPER_SOURCES",
     "fig_3_2_replication",
     "fig_3_3_replication",
     "table_3_1_replication",
     "table_3_2_replication",
     "table_3_3_replication",
 ]
+
+
+#: Fig. 3.3 is computed on Folktables (ACS employment, Georgia), which needs the internet;
+#: the chapter runs the same models on Adult instead, so its shares are shown, not judged.
+_STAND_IN = NotComparable("Adult stands in for Folktables, which is not available offline")
+
+#: Every printed constant of seed 003 this chapter uses, and where the ledger lists it.
+PAPER_SOURCES = {
+    "seed003.TABLE_3_1": "seed 003 Table 3.1",
+    "seed003.TABLE_3_1_LAW": "not in ledger: the paper's reading of Table 3.1, shown as text",
+    "seed003.TABLE_3_3": "seed 003 Table 3.3",
+    "seed003.FIG_3_3_NB_PACIFIC_ISLANDER": "seed 003 Fig. 3.3",
+}
 
 
 def table_3_1_replication() -> pd.DataFrame:
@@ -117,6 +131,19 @@ def table_3_2_replication(*, n_max: int = 12) -> pd.DataFrame:
         for lo, hi in zip(table.observed_min, table.observed_max, strict=True)
     ]
     out.attrs["checks"] = table.attrs["checks"]
+    # the ledger's rows: one decision per metric and property (a tick is 1, a cross 0)
+    out.attrs["rows"] = tuple(
+        Row(
+            f"{metric}: {prop}",
+            float(table.loc[metric, f"{prop}_paper"]),
+            float(table.loc[metric, prop]),
+            rule=Exact(),
+            note=f"enumeration of every pair of matrices with n ≤ {n_max}",
+            source="seed 003 Table 3.2",
+        )
+        for metric in table.index
+        for prop in PROPERTIES
+    )
     return out
 
 
@@ -187,6 +214,7 @@ def fig_3_3_replication(counts_by_model: dict, *, group: str) -> pd.DataFrame:
                 "RF: share of pairs where OFI and DI favour the same group",
                 1.0,  # the paper: the random forest's DI and OFI agree everywhere
                 agreement["share"],
+                rule=_STAND_IN,
                 note=f"{agreement['agree']} of {agreement['pairs']} pairs",
                 source="seed 003 Fig. 3.3",
             )
@@ -203,6 +231,7 @@ def fig_3_3_replication(counts_by_model: dict, *, group: str) -> pd.DataFrame:
                     f"NB: share of {group}'s comparisons {metric} calls favourable",
                     claim[f"{metric} favours"] / claim["comparisons"],
                     hits / total if total else np.nan,
+                    rule=_STAND_IN,
                     note=f"ours {hits}/{total}; paper {claim[f'{metric} favours']}/"
                     f"{claim['comparisons']} (Pacific Islanders, Folktables GA)",
                     source="seed 003 Fig. 3.3",

@@ -54,6 +54,7 @@ __all__ = [
     "IDEAL",
     "METRICS",
     "PAPER_CLASSES",
+    "PAPER_SOURCES",
     "PROFILES",
     "SEDENTARY",
     "activity_mapping",

@@ -22,7 +22,19 @@ from ._common import _class_order
 from .results import table_3_4
 from .settings import METRICS, PAPER_CLASSES
 
-__all__ = ["table_3_4_beside_paper", "table_3_5_beside_paper", "table_3_5_replication"]
+__all__ = [
+    "PAPER_SOURCES",
+    "table_3_4_beside_paper",
+    "table_3_5_beside_paper",
+    "table_3_5_replication",
+]
+
+
+#: Every printed constant of seed 003 this chapter uses, and where the ledger lists it.
+PAPER_SOURCES = {
+    "seed003.TABLE_3_4": "seed 003 Table 3.4 (pair)",
+    "seed003.TABLE_3_5": "seed 003 Table 3.5",
+}
 
 
 def table_3_4_beside_paper(
@@ -70,7 +82,30 @@ def table_3_4_beside_paper(
             }
     table = pd.DataFrame.from_dict(rows, orient="index").round(decimals)
     table.index.names = ["metric", "class"]
+    table.attrs["rows"] = tuple(_improvement_rows(ours, definition))
     return table
+
+
+def _improvement_rows(ours: pd.DataFrame, definition: str):
+    """The ledger's rows of Table 3.4: the *sign* of each improvement (the values come from
+    an Adult stand-in for CASAS, so only the direction is comparable), with the seed spread
+    in the note and a warning where it is as large as the effect."""
+    for metric in METRICS:
+        for cls in _class_order():
+            paper = seed003.TABLE_3_4[metric][PAPER_CLASSES[cls]]["Improves"]
+            mean = float(ours.loc[(metric, "improves"), (cls, "mean")])
+            sd = float(ours.loc[(metric, "improves"), (cls, "sd")])
+            note = f"mean over seeds, sd {sd:.3f}"
+            if np.isfinite(sd) and sd >= abs(mean):
+                note += " — the seed spread is as large as the effect"
+            yield Row(
+                f"{metric}, {cls}: improvement ({definition})",
+                paper,
+                mean,
+                rule=SameSign(),
+                note=note,
+                source=f"seed 003 Table 3.4 ({definition})",
+            )
 
 
 def table_3_5_beside_paper(ours: pd.DataFrame) -> pd.DataFrame:
@@ -109,6 +144,19 @@ def table_3_5_beside_paper(ours: pd.DataFrame) -> pd.DataFrame:
             }
     table = pd.DataFrame.from_dict(rows, orient="index")
     table.index.names = ["metric", "part"]
+    # the ledger's rows: the activities' improvements by sign (the individuals' part is
+    # exact by construction and judged by table_3_5_replication)
+    table.attrs["rows"] = tuple(
+        Row(
+            f"{metric}, activities: improvement %",
+            seed003.TABLE_3_5[metric]["Activities"]["Improvement %"],
+            float(ours.loc[metric, ("Activities", "improvement %")]),
+            rule=SameSign(),
+            note="Adult stand-in for CASAS: only the direction is comparable",
+            source="seed 003 Table 3.5",
+        )
+        for metric in ours.index
+    )
     return table
 
 

@@ -476,11 +476,13 @@ class Row:
 
     @property
     def display_note(self) -> str:
-        """The note, with the median's sample size and interquartile range when there is one."""
-        if self.iqr is None or self.n is None:
-            return self.note
-        spread = f"median of {self.n}, IQR {_short(self.iqr[0])}–{_short(self.iqr[1])}"
-        return f"{self.note}; {spread}" if self.note else spread
+        """The note, with why a number is not comparable and the median's sample size and
+        interquartile range when there are such."""
+        parts = [r.reason for r in self.rules if isinstance(r, NotComparable) and r.reason]
+        parts += [self.note] if self.note else []
+        if self.iqr is not None and self.n is not None:
+            parts.append(f"median of {self.n}, IQR {_short(self.iqr[0])}–{_short(self.iqr[1])}")
+        return "; ".join(parts)
 
     @property
     def rule_names(self) -> str:

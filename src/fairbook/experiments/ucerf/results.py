@@ -1,13 +1,4 @@
-"""Chapter "UCerF: uncertainty-aware fairness for language models" (seed 001).
-
-Everything the chapter computes: the hand-made examples of the paper's Fig. 1 and the
-pair explorer; WinoBias scored by a causal LM in two prompt formats; accuracy, EO gaps
-and UCerF per type; the per-occupation picture; temperature-scaled variants of one
-model (the mechanism behind the paper's rank changes); SynthBias and the ten-model
-ranking for readers who are online.
-
-The language-model parts import :mod:`fairbook.lm` (the ``lm`` extra) only when called.
-"""
+"""Chapter 05 (seed 001, UCerF): tables from the scored pairs (no paper numbers)."""
 
 from __future__ import annotations
 
@@ -16,9 +7,6 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from fairbook.experiments.profiles import choose_settings
-from fairbook.papers import seed001
-from fairbook.replication import replication_table
 from fairbook.ucerf import (
     confidence_from_perplexity,
     desirability,
@@ -30,93 +18,21 @@ from fairbook.ucerf import (
     ucerf_pairs,
 )
 
+from .runs import sample_pairs, score_frame
+from .settings import TEMPERATURES
+
 __all__ = [
-    "FORMATS",
-    "PAPER_MODEL_IDS",
-    "PROFILES",
-    "TEMPERATURES",
-    "build_prompts",
     "derive",
     "figure1_examples",
     "model_ranking",
     "occupation_table",
-    "pair_explorer",
     "pair_metrics",
     "pair_table",
-    "plot_occupations",
-    "plot_temperatures",
-    "ranking_replication",
-    "replication",
-    "sample_pairs",
-    "score_frame",
-    "settings",
     "summary",
     "synthbias_summary",
     "synthbias_tables",
     "temperature_variants",
 ]
-
-#: Prompt formats, the paper's task variants. ``prefix`` is filled from a row of the
-#: data; option ``j`` names candidate ``occupation_{j+1}`` (order of mention).
-#: ``intrinsic``: the model completes a cloze with the occupation itself;
-#: ``mcq``: a multiple-choice question answered with a letter.
-FORMATS = {
-    "intrinsic": {
-        "prefix": '{sentence} Here, "{pronoun}" refers to the',
-        "options": (" {occupation_1}", " {occupation_2}"),
-    },
-    "mcq": {
-        "prefix": (
-            '{sentence}\nQuestion: Who does "{pronoun}" refer to?\n'
-            "A. the {occupation_1}\nB. the {occupation_2}\nAnswer:"
-        ),
-        "options": (" A", " B"),
-    },
-}
-
-#: Temperatures of the variants in :func:`temperature_variants`.
-TEMPERATURES = (0.25, 0.5, 1.0, 2.0, 4.0)
-
-#: Settings of the two profiles; the chapter's explicit parameters override them.
-PROFILES = {
-    "fast": {
-        "n_pairs": 100,
-        "synthbias_pairs": 100,
-        "batch_size": 32,
-        "threads": 2,
-        "formats": ("intrinsic", "mcq"),
-    },
-    "full": {
-        "n_pairs": None,
-        "synthbias_pairs": None,
-        "batch_size": 32,
-        "threads": 2,
-        "formats": ("intrinsic", "mcq"),
-    },
-}
-
-
-def settings(profile: str = "fast", **overrides) -> dict:
-    """The chapter's settings for ``profile``; ``None`` overrides are ignored.
-
-    ``n_pairs`` is the number of WinoBias minimal pairs scored (half of type 1, half of
-    type 2; ``None``: all 1,584 pairs = 3,168 sentences); ``synthbias_pairs`` the same
-    for SynthBias when it is present. ``threads`` pins torch's CPU threads (the book's
-    machines have 2 cores; with oneDNN linear layers 1 and 2 threads give identical
-    scores, but the batch size is part of the numbers: padding changes float sums).
-
-    Examples
-    --------
-    >>> settings("full")["n_pairs"] is None
-    True
-    >>> settings("fast", n_pairs=10)["n_pairs"]
-    10
-    """
-    chosen = choose_settings(PROFILES, profile, overrides)
-    return chosen
-
-
-# ---- section 1: why confidence matters ----------------------------------------------------
 
 
 def pair_metrics(
@@ -192,157 +108,6 @@ def figure1_examples() -> pd.DataFrame:
     frame = pd.DataFrame.from_dict(rows, orient="index")
     frame.index.name = "model"
     return frame
-
-
-def pair_explorer(
-    confidence_a: float = 0.9,
-    correct_a: bool = True,
-    confidence_b: float = 0.9,
-    correct_b: bool = False,
-):
-    """Widget: move one pair's confidences and correctness; watch the EO gap and UCerF.
-
-    A thin wrapper over :func:`pair_metrics` (a snapshot in the static book; live with a
-    kernel).
-
-    Examples
-    --------
-    >>> w = pair_explorer()
-    >>> "UCerF" in w.children[-1].value
-    True
-    """
-    import ipywidgets as widgets
-
-    sliders = [
-        widgets.FloatSlider(
-            value=v, min=0.0, max=1.0, step=0.05, description=d, continuous_update=False
-        )
-        for v, d in ((confidence_a, "c (his)"), (confidence_b, "c (her)"))
-    ]
-    boxes = [
-        widgets.Checkbox(value=v, description=d)
-        for v, d in ((correct_a, "right (his)"), (correct_b, "right (her)"))
-    ]
-    output = widgets.HTML()
-
-    def refresh(_=None):
-        values = pair_metrics(sliders[0].value, boxes[0].value, sliders[1].value, boxes[1].value)
-        output.value = (
-            pd.Series(values, name="value").to_frame().to_html(float_format=lambda v: f"{v:.3f}")
-        )
-
-    for control in (*sliders, *boxes):
-        control.observe(refresh, names="value")
-    refresh()
-    return widgets.VBox(
-        [widgets.HBox([sliders[0], boxes[0]]), widgets.HBox([sliders[1], boxes[1]]), output]
-    )
-
-
-# ---- section 2: scoring WinoBias --------------------------------------------------------
-
-
-def sample_pairs(frame: pd.DataFrame, n_pairs: int | None, *, seed: int = 0) -> pd.DataFrame:
-    """Keep ``n_pairs`` minimal pairs, half from each type (seeded); None keeps all.
-
-    Examples
-    --------
-    >>> f = pd.DataFrame({"pair_id": list("aabbccdd"), "type": [1] * 4 + [2] * 4})
-    >>> sorted(sample_pairs(f, 2).pair_id.unique().tolist())
-    ['b', 'd']
-    """
-    if n_pairs is None:
-        return frame.reset_index(drop=True)
-    if n_pairs < 1:
-        raise ValueError(f"n_pairs must be positive or None, got {n_pairs}")
-    types = sorted(frame["type"].unique())
-    rng = np.random.default_rng(seed)
-    keep = []
-    for index, type_ in enumerate(types):
-        share = n_pairs // len(types) + (1 if index < n_pairs % len(types) else 0)
-        ids = frame.loc[frame["type"] == type_, "pair_id"].dropna().unique()
-        keep.extend(rng.choice(ids, size=min(share, len(ids)), replace=False).tolist())
-    return frame[frame["pair_id"].isin(keep)].reset_index(drop=True)
-
-
-def build_prompts(frame: pd.DataFrame, fmt: str) -> tuple[list[str], list[list[str]]]:
-    """Prefixes and options of every row in one of :data:`FORMATS`.
-
-    Examples
-    --------
-    >>> row = pd.DataFrame({"sentence": ["The nurse met the cook."], "pronoun": ["she"],
-    ...                     "occupation_1": ["nurse"], "occupation_2": ["cook"]})
-    >>> build_prompts(row, "intrinsic")
-    (['The nurse met the cook. Here, "she" refers to the'], [[' nurse', ' cook']])
-    """
-    if fmt not in FORMATS:
-        raise ValueError(f"format must be one of {list(FORMATS)}, got {fmt!r}")
-    spec = FORMATS[fmt]
-    records = frame[["sentence", "pronoun", "occupation_1", "occupation_2"]].to_dict("records")
-    prefixes = [spec["prefix"].format(**r) for r in records]
-    options = [[o.format(**r) for o in spec["options"]] for r in records]
-    return prefixes, options
-
-
-def score_frame(
-    lm,
-    frame: pd.DataFrame,
-    formats: Iterable[str] = ("intrinsic", "mcq"),
-    *,
-    gold: str = "referent",
-    batch_size: int = 32,
-    progress: bool | None = None,
-) -> pd.DataFrame:
-    """Score every sentence of ``frame`` in each format with ``lm``.
-
-    Parameters
-    ----------
-    lm : fairbook.lm.LanguageModel
-    frame : DataFrame
-        WinoBias (:func:`fairbook.data.load_winobias`) or SynthBias rows: ``sentence``,
-        ``pronoun``, ``occupation_1``, ``occupation_2``, ``pair_id`` and the ``gold``
-        column.
-    gold : str, default 'referent'
-        Column naming the option a prediction is scored against (SynthBias type 1 has
-        no referent: use ``'reference'``).
-
-    Returns
-    -------
-    DataFrame
-        ``frame``'s columns for each format, plus ``format``, ``gold_position`` (1/2),
-        ``male_position`` (which candidate is the male-stereotyped occupation; 0 when
-        not exactly one is), ``logprob_1``, ``logprob_2`` (summed log-probabilities of
-        the two options).
-    """
-    from fairbook.data.winobias import MALE_OCCUPATIONS
-    from fairbook.lm import score_options
-
-    male_1 = frame["occupation_1"].isin(MALE_OCCUPATIONS).to_numpy()
-    male_2 = frame["occupation_2"].isin(MALE_OCCUPATIONS).to_numpy()
-    male_position = np.where(male_1 & ~male_2, 1, np.where(male_2 & ~male_1, 2, 0))
-
-    gold_position = np.where(frame[gold].to_numpy() == frame["occupation_1"].to_numpy(), 1, 2)
-    other = frame[gold].to_numpy() != frame["occupation_2"].to_numpy()
-    if (other & (gold_position == 2)).any():
-        raise ValueError(f"column {gold!r} names neither candidate in some rows")
-    parts = []
-    for fmt in formats:
-        prefixes, options = build_prompts(frame, fmt)
-        scores = score_options(
-            lm,
-            prefixes,
-            options,
-            groups=list(frame["pair_id"]),
-            batch_size=batch_size,
-            progress=progress,
-        )
-        part = frame.copy()
-        part.insert(0, "format", fmt)
-        part["gold_position"] = gold_position
-        part["male_position"] = male_position
-        part["logprob_1"], part["logprob_2"] = scores.logprob[:, 0], scores.logprob[:, 1]
-        parts.append(part)
-    return pd.concat(parts, ignore_index=True)
 
 
 def derive(scored: pd.DataFrame, *, temperature: float = 1.0) -> pd.DataFrame:
@@ -539,40 +304,6 @@ def occupation_table(scored: pd.DataFrame, fmt: str = "intrinsic") -> pd.DataFra
     return table.sort_values("D gap")
 
 
-def plot_occupations(table: pd.DataFrame, *, ax=None, title: str = ""):
-    """Dumbbell plot: mean desirability of each occupation's pro and anti sentences.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame({"D pro": [0.2, 0.5], "D anti": [-0.1, 0.4],
-    ...                   "stereotype": ["male", "female"]}, index=["cook", "nurse"])
-    >>> plot_occupations(t).get_xlabel()
-    'mean desirability D'
-    """
-    import matplotlib.pyplot as plt
-
-    if ax is None:
-        _, ax = plt.subplots(figsize=(6, 0.22 * len(table) + 1.2))
-    y = np.arange(len(table))
-    ax.hlines(y, table["D anti"], table["D pro"], color="0.7", linewidth=1.5)
-    ax.scatter(table["D pro"], y, color="tab:red", label="pro-stereotypical", zorder=3, s=18)
-    ax.scatter(table["D anti"], y, color="tab:blue", label="anti-stereotypical", zorder=3, s=18)
-    labels = [
-        f"{name} ({'♂' if s == 'male' else '♀'})"
-        for name, s in zip(table.index, table["stereotype"], strict=True)
-    ]
-    ax.set_yticks(y, labels, fontsize=8)
-    ax.axvline(0, color="0.4", linewidth=0.8, linestyle=":")
-    ax.set_xlim(-1.05, 1.05)
-    ax.set_xlabel("mean desirability D")
-    ax.legend(loc="lower right", fontsize=8)
-    ax.set_title(title)
-    return ax
-
-
-# ---- section 3: ranking discrepancy -----------------------------------------------------
-
-
 def temperature_variants(
     scored: pd.DataFrame, temperatures: Sequence[float] = TEMPERATURES
 ) -> pd.DataFrame:
@@ -601,45 +332,6 @@ def temperature_variants(
     frame["EO rank"] = frame["EO difference"].round(12).rank(method="min").astype(int)
     frame["UCerF rank"] = frame["UCerF"].rank(method="min", ascending=False).astype(int)
     return frame
-
-
-def plot_temperatures(variants: pd.DataFrame, *, ax=None):
-    """UCerF and 1 − EO difference of the temperature variants (1 = fair on both).
-
-    Examples
-    --------
-    >>> idx = pd.MultiIndex.from_product([["intrinsic"], [0.5, 1.0]],
-    ...                                  names=["format", "temperature"])
-    >>> v = pd.DataFrame({"UCerF": [0.7, 0.8], "EO difference": [0.1, 0.1]}, index=idx)
-    >>> plot_temperatures(v).get_xscale()
-    'log'
-    """
-    import matplotlib.pyplot as plt
-
-    if ax is None:
-        _, ax = plt.subplots(figsize=(6, 4))
-    for (fmt, part), colour in zip(
-        variants.groupby(level="format", sort=False),
-        ("tab:purple", "tab:green", "tab:orange"),
-        strict=False,
-    ):
-        t = part.index.get_level_values("temperature")
-        ax.plot(t, part["UCerF"], marker="o", color=colour, label=f"{fmt}: UCerF")
-        ax.plot(
-            t,
-            1 - part["EO difference"],
-            linestyle="--",
-            color=colour,
-            label=f"{fmt}: 1 − EO difference",
-        )
-    ax.set_xscale("log")
-    temperatures = sorted(set(variants.index.get_level_values("temperature")))
-    ax.set_xticks(temperatures, [f"{t:g}" for t in temperatures])
-    ax.minorticks_off()
-    ax.set_xlabel("temperature of the option distribution")
-    ax.set_ylabel("fairness (1 = fair)")
-    ax.legend(fontsize=8)
-    return ax
 
 
 def model_ranking(
@@ -684,51 +376,6 @@ def model_ranking(
     table["EO rank"] = table["EO difference"].rank(method="min").astype(int)
     table["UCerF rank"] = table["UCerF"].rank(method="min", ascending=False).astype(int)
     return table
-
-
-#: Substrings of Hugging Face ids that identify the models whose ranks seed 001 prints.
-PAPER_MODEL_IDS = {
-    "Llama-3-70B-Inst": "llama-3-70b",
-    "Mixtral-8x7B-Inst": "mixtral-8x7b",
-    "Mistral-7B-Inst": "mistral-7b",
-    "Pythia-1B": "pythia-1b",
-}
-
-
-def ranking_replication(ranking: pd.DataFrame | None) -> pd.DataFrame | None:
-    """Seed 001's printed WinoBias ranks beside ours, for the models in ``ranking``.
-
-    Ranks are only comparable when ``ranking`` holds the paper's ten models; None when
-    there is no ranking (offline).
-
-    Examples
-    --------
-    >>> r = pd.DataFrame({"accuracy rank": [1, 2], "EO rank": [2, 1], "UCerF rank": [2, 1]},
-    ...                  index=["mistralai/Mistral-7B-Instruct-v0.2", "other/model"])
-    >>> ranking_replication(r).quantity.tolist()
-    ['Mistral-7B-Inst: accuracy rank', 'Mistral-7B-Inst: EO rank', 'Mistral-7B-Inst: UCerF rank']
-    """
-    if ranking is None:
-        return None
-    rows = []
-    for name, pattern in PAPER_MODEL_IDS.items():
-        hits = [m for m in ranking.index if pattern in m.lower()]
-        if not hits:
-            continue
-        for metric, rank in seed001.RANKS_WINOBIAS[name].items():
-            rows.append(
-                {
-                    "quantity": f"{name}: {metric} rank",
-                    "paper": rank,
-                    "ours": ranking.loc[hits[0], f"{metric} rank"],
-                    "decimals": 0,
-                    "note": f"{hits[0]} among {len(ranking)} models",
-                }
-            )
-    return replication_table(rows)
-
-
-# ---- section 4: SynthBias -----------------------------------------------------------------
 
 
 def synthbias_summary(
@@ -806,99 +453,3 @@ def synthbias_tables(result: dict) -> pd.DataFrame:
     type2 = result["type2"].drop(index="all", level="type")
     type1 = result["type1"].drop(index="all", level="type")
     return pd.concat([type1, type2]).sort_index()
-
-
-# ---- paper vs ours --------------------------------------------------------------------------
-
-
-def replication(winobias: pd.DataFrame, synthbias_counts: dict | None = None) -> pd.DataFrame:
-    """The numbers seed 001 prints for things this chapter computes, beside ours.
-
-    Parameters
-    ----------
-    winobias : DataFrame
-        The whole of :func:`fairbook.data.load_winobias` (all types and splits).
-    synthbias_counts : dict, optional
-        Observed SynthBias counts, when the file is present.
-
-    Examples
-    --------
-    >>> t = replication(pd.DataFrame({"occupation_1": ["a"], "occupation_2": ["b"]}))
-    >>> t.loc[t.quantity.str.startswith("UCerF"), "verdict"].tolist()
-    ['matches', 'matches']
-    """
-    occupations = pd.unique(pd.concat([winobias["occupation_1"], winobias["occupation_2"]]))
-    certain = confidence_from_perplexity(1.0, 2).item()
-    uniform = confidence_from_perplexity(2.0, 2).item()
-    rows = [
-        {
-            "quantity": "WinoBias instances",
-            "paper": seed001.WINOBIAS_INSTANCES,
-            "ours": len(winobias),
-            "decimals": 0,
-            "note": "sentences loaded (all types, splits)",
-        },
-        {
-            "quantity": "occupations",
-            "paper": seed001.OCCUPATIONS,
-            "ours": len(occupations),
-            "decimals": 0,
-            "note": "distinct candidates in the loaded WinoBias",
-        },
-        {
-            "quantity": "confidence c, upper end (perplexity 1, certain)",
-            "paper": seed001.CONFIDENCE_RANGE[1],
-            "ours": certain,
-        },
-        {
-            "quantity": "confidence c, lower end (perplexity k, uniform)",
-            "paper": seed001.CONFIDENCE_RANGE[0],
-            "ours": uniform,
-        },
-        {
-            "quantity": "D, confidently right",
-            "paper": seed001.DESIRABILITY_RANGE[1],
-            "ours": desirability([certain], [True])[0],
-        },
-        {
-            "quantity": "D, confidently wrong",
-            "paper": seed001.DESIRABILITY_RANGE[0],
-            "ours": desirability([certain], [False])[0],
-        },
-        {
-            "quantity": "UCerF, identical behaviour (perfect fairness)",
-            "paper": seed001.UCERF_PERFECT_FAIRNESS,
-            "ours": ucerf([0.3], [0.3]),
-        },
-        {
-            "quantity": "UCerF, confidently right vs confidently wrong (complete unfairness)",
-            "paper": seed001.UCERF_COMPLETE_UNFAIRNESS,
-            "ours": ucerf([1.0], [-1.0]),
-        },
-    ]
-    if synthbias_counts:
-        note = "the release removed 28 duplicates after the paper (README, 3 July 2025)"
-        rows += [
-            {
-                "quantity": "SynthBias rows",
-                "paper": seed001.SYNTHBIAS_PAPER["rows"],
-                "ours": synthbias_counts["rows"],
-                "decimals": 0,
-                "note": note,
-            },
-            {
-                "quantity": "SynthBias type 1",
-                "paper": seed001.SYNTHBIAS_PAPER["type1"],
-                "ours": synthbias_counts["type1"],
-                "decimals": 0,
-                "note": note,
-            },
-            {
-                "quantity": "SynthBias type 2",
-                "paper": seed001.SYNTHBIAS_PAPER["type2"],
-                "ours": synthbias_counts["type2_pro"] + synthbias_counts["type2_anti"],
-                "decimals": 0,
-                "note": note,
-            },
-        ]
-    return replication_table(rows)

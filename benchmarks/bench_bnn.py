@@ -23,16 +23,13 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
-import os
-import platform
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import torch
+from _harness import machine, write_result
 
 from fairbook.data.tabular import adult_data, compas_data
 from fairbook.uncertainty import BNNClassifier
@@ -110,26 +107,6 @@ def interleaved(fast_fn, slow_fn, repeats):
         times["slow"],
         results["slow"],
     )
-
-
-def machine() -> dict:
-    try:
-        commit = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-        ).stdout.strip()
-    except OSError:  # pragma: no cover
-        commit = ""
-    load = os.getloadavg() if hasattr(os, "getloadavg") else None
-    return {
-        "platform": platform.platform(),
-        "machine": platform.machine(),
-        "cpu_count": os.cpu_count(),
-        "python": sys.version.split()[0],
-        "numpy": np.__version__,
-        "torch": torch.__version__,
-        "commit": commit,
-        "load_average_at_start": load,
-    }
 
 
 def main(argv=None) -> dict:
@@ -228,7 +205,7 @@ def main(argv=None) -> dict:
         "results": results,
     }
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
+    write_result(args.out, report)
     return report
 
 

@@ -17,33 +17,17 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
-import os
-import platform
 import sys
 import time
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
+from _harness import machine, write_result
 
 from fairbook.stats import cps
 
 P_GROUP = (0.3, 0.1, 0.2, 0.4)  # [TP, FN, FP, TN], seed 003 Fig. 4.3's law
 P_REF = (0.35, 0.1, 0.15, 0.4)
 ALL_SIZES = list(range(5, 150))  # 145 sizes
-
-
-def machine() -> dict:
-    return {
-        "platform": platform.platform(),
-        "processor": platform.processor(),
-        "machine": platform.machine(),
-        "cpu_count": os.cpu_count(),
-        "python": sys.version.split()[0],
-        "numpy": np.__version__,
-        "pandas": pd.__version__,
-    }
 
 
 def run(sizes, *, draws: int, lams, eps, n_jobs: int) -> float:
@@ -126,7 +110,7 @@ def main(argv=None) -> dict:
         "results": results,
     }
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
+    write_result(args.out, result)
     print(f"wrote {args.out}")
     return result
 

@@ -16,15 +16,13 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
-import os
-import platform
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import torch
+from _harness import machine, write_result
 
 from fairbook.forecasting.crps import crps, ordered_crps, ordering_penalty
 
@@ -69,17 +67,6 @@ def backward(loss_fn, q, y):
         return float(loss.detach())
 
     return run
-
-
-def machine() -> dict:
-    return {
-        "platform": platform.platform(),
-        "python": platform.python_version(),
-        "cpus": os.cpu_count(),
-        "numpy": np.__version__,
-        "torch": torch.__version__,
-        "torch_threads": torch.get_num_threads(),
-    }
 
 
 def main(argv=None) -> dict:
@@ -138,7 +125,7 @@ def main(argv=None) -> dict:
         "rows": rows,
     }
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
+    write_result(args.out, result)
     print(f"\nwrote {args.out}")
     return result
 

@@ -20,28 +20,15 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
-import os
-import platform
 import sys
 import time
 from pathlib import Path
 
-import torch
+from _harness import machine, write_result
 
 from fairbook.variance import fit_runs
 from fairbook.variance.determinism import Knobs
 from fairbook.variance.tasks import RunSpec, load_task, train_and_predict
-
-
-def machine() -> dict:
-    return {
-        "platform": platform.platform(),
-        "machine": platform.machine(),
-        "cpu_count": os.cpu_count(),
-        "python": sys.version.split()[0],
-        "torch": torch.__version__,
-        "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None,
-    }
 
 
 def time_knobs(variants: dict, *, epochs: int, repeats: int) -> dict:
@@ -106,7 +93,7 @@ def main(argv=None) -> dict:
         / dispatch["loky (n_jobs=2)"],
     }
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
+    write_result(args.out, result)
     print(
         json.dumps(
             {k: result[k] for k in ("overhead_percent_vs_default", "speedup_loky_vs_sequential")},

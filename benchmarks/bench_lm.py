@@ -30,33 +30,16 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
 import os
-import platform
 import statistics
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
+from _harness import machine, write_result
 
 GOAL_PAIRS_PER_S = 15.0
-
-
-def machine() -> dict:
-    import torch
-    import transformers
-
-    return {
-        "platform": platform.platform(),
-        "machine": platform.machine(),
-        "cpu_count": os.cpu_count(),
-        "python": sys.version.split()[0],
-        "numpy": np.__version__,
-        "torch": torch.__version__,
-        "transformers": transformers.__version__,
-        "loadavg_before": list(os.getloadavg()),
-    }
 
 
 def main(argv=None) -> dict:
@@ -186,7 +169,7 @@ def main(argv=None) -> dict:
         "results": results,
     }
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
+    write_result(args.out, result)
     print(f"wrote {args.out}")
     return result
 

@@ -18,15 +18,12 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
-import os
-import platform
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
-import scipy
+from _harness import machine, write_result
 from scipy import special, stats
 
 from fairbook.stats import match
@@ -111,18 +108,6 @@ def timed(function, *, repeat: int) -> tuple[float, float]:
     return float(np.median(times)), value
 
 
-def machine() -> dict:
-    return {
-        "platform": platform.platform(),
-        "processor": platform.processor(),
-        "machine": platform.machine(),
-        "cpu_count": os.cpu_count(),
-        "python": sys.version.split()[0],
-        "numpy": np.__version__,
-        "scipy": scipy.__version__,
-    }
-
-
 def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="naive sums at n = 10³ only")
@@ -190,7 +175,7 @@ def main(argv=None) -> dict:
         "absolute": absolute,
     }
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
+    write_result(args.out, result)
     print(f"\nwrote {args.out}")
     return result
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
 import linecache
 import os
 import platform
@@ -41,6 +40,7 @@ from pathlib import Path
 import fairlearn
 import numpy as np
 import pandas as pd
+from _harness import write_result
 from fairlearn.metrics import (
     MetricFrame,
     false_positive_rate,
@@ -348,7 +348,7 @@ def main(argv=None) -> None:
         "results": results,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(record, indent=2) + "\n")
+    write_result(args.out, record)
     print(f"\nwrote {args.out} ({wall:.0f} s)")
 
 

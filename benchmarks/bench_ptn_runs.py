@@ -24,9 +24,9 @@ import time
 from pathlib import Path
 
 import pandas as pd
-from bench_fit_runs import machine
+from _harness import machine, write_result
 
-from fairbook.experiments import ptn_chapter as pc
+from fairbook.experiments import parallel_time_networks as pc
 
 
 def main(argv=None) -> dict:
@@ -75,7 +75,7 @@ def main(argv=None) -> dict:
         "identical_crps": True,
     }
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
+    write_result(args.out, result)
     print(json.dumps({k: result[k] for k in ("seconds_best", "speedup_n_jobs_2_vs_1")}, indent=2))
     return result
 

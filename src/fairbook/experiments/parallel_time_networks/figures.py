@@ -1,0 +1,108 @@
+"""Chapter 08 (seed 003 ch. 5, PTN): the attractor, the search, the fan charts."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from .runs import RunResult
+
+__all__ = ["attractor_plot", "fan_chart", "interesting_forecasts", "search_plot"]
+
+
+# ----------------------------------------------------------------------------- figures
+def attractor_plot(
+    data: dict, *, partition: str = "neural_train", system: int = 0, initial: int = 0, ax=None
+):
+    """Fig. 5.1: one trajectory in phase space, coloured by time (a 3-D axis).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> part = SimpleNamespace(trajectories=np.ones((1, 1, 5, 3)) * np.arange(5)[:, None],
+    ...                        times=np.arange(5.0), params=np.array([[10.0, 28.0, 8 / 3]]))
+    >>> attractor_plot({"partitions": {"neural_train": part}}).get_title()
+    'σ = 10.00, ρ = 28.00, β = 2.667'
+    """
+    part = data["partitions"][partition]
+    xyz = part.trajectories[system, initial]
+    if ax is None:
+        fig = plt.figure(figsize=(6, 5))
+        ax = fig.add_subplot(projection="3d")
+    points = ax.scatter(xyz[:, 0], xyz[:, 1], xyz[:, 2], c=part.times, s=2, cmap="viridis")
+    ax.plot(xyz[:, 0], xyz[:, 1], xyz[:, 2], lw=0.3, color="0.4")
+    sigma, rho, beta = part.params[system]
+    ax.set_title(f"σ = {sigma:.2f}, ρ = {rho:.2f}, β = {beta:.3f}")
+    ax.set_xlabel("x")
+    ax.set_ylabel("y")
+    ax.set_zlabel("z")
+    ax.figure.colorbar(points, ax=ax, shrink=0.6, pad=0.12, label="time")  # clear of the z label
+    return ax
+
+
+def search_plot(runs: list[RunResult], *, ax=None):
+    """Validation fitness of every evaluated agent by generation, and the best so far."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 3.5))
+    for r in runs:
+        h = r.history
+        jitter = 0.08 * (r.run - (len(runs) - 1) / 2)
+        ax.scatter(h["generation"] + jitter, h["f_v"], s=18, alpha=0.7, label=f"run {r.run}")
+        best = h.groupby("generation")["best_fv_so_far"].last()
+        ax.plot(best.index + jitter, best.to_numpy(), lw=1)
+    ax.set_xlabel("generation")
+    ax.set_ylabel("f_v: mean CRPS on genetic_val")
+    ax.set_xticks(sorted(set(pd.concat([r.history["generation"] for r in runs]))))
+    ax.legend(fontsize=8)
+    return ax
+
+
+def interesting_forecasts(run: RunResult) -> dict:
+    """Indices of a confident and of a multi-modal PTN test forecast (Figs. 5.5 and 5.6).
+
+    Confident: the smallest mean 5–95 % quantile spread. Multi-modal: the largest gap
+    between neighbouring sorted quantiles inside the central 80 %, relative to that range,
+    among forecasts whose spread is above the median.
+    """
+    q = np.sort(run.quantiles, axis=-1)
+    c = q.shape[-1]
+    lo, hi = int(0.05 * c), int(0.95 * c) - 1
+    spread = (q[..., hi] - q[..., lo]).mean(-1)
+    inner = q[..., int(0.1 * c) : int(0.9 * c)]
+    width = np.maximum(inner[..., -1] - inner[..., 0], 1e-12)
+    gaps = (np.diff(inner, axis=-1).max(-1) / width).max(-1)
+    gaps = np.where(spread >= np.median(spread), gaps, -np.inf)
+    return {"confident": int(np.argmin(spread)), "multi-modal": int(np.argmax(gaps))}
+
+
+def fan_chart(data: dict, run: RunResult, index: int, *, ax=None, title: str = ""):
+    """PTN's quantiles of x over the 16 steps, the NVAR forecast, the history and the truth."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 3.5))
+    w = data["windows"]["test"]
+    inverse = data["normaliser"].inverse_channel
+    q = inverse(np.sort(run.quantiles[index], axis=-1))
+    c = q.shape[-1]
+    steps = np.arange(1, q.shape[0] + 1)
+    for k in range(c // 2):
+        ax.fill_between(steps, q[:, k], q[:, c - 1 - k], color="tab:blue", alpha=1.6 / c, lw=0)
+    ax.plot(steps, q[:, c // 2], color="tab:blue", lw=1, label="PTN median")
+    ax.plot(steps, inverse(w.deterministic[index]), color="tab:red", lw=1.2, label="NVAR forecast")
+    ax.plot(steps, inverse(w.target[index]), color="black", lw=1.5, label="truth")
+    past = np.arange(-w.history.shape[1] + 1, 1)
+    ax.plot(past, inverse(w.history[index, :, 0]), color="0.5", lw=1, label="history")
+    ax.axvline(0.5, color="0.7", lw=0.8)
+    ax.set_xlabel("step (0.1 time units)")
+    ax.set_ylabel("x")
+    score = run.crps.loc[index]
+    ax.set_title(title or f"system {w.system[index]}, start {w.start[index]}, t = {w.t[index]}")
+    ax.text(
+        0.01,
+        0.02,
+        f"CRPS PTN {score['PTN']:.4f} · Normal {score['Det.']:.4f}",
+        transform=ax.transAxes,
+        fontsize=8,
+    )
+    ax.legend(fontsize=7, loc="upper left")
+    return ax

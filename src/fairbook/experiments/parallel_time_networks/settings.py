@@ -1,0 +1,140 @@
+"""Chapter 08 (seed 003 ch. 5, PTN): the profiles, the departures from the thesis, the search
+space.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from fairbook.experiments.profiles import choose_settings
+from fairbook.forecasting.space import PTN_SPACE, Choice, make_space
+from fairbook.papers.seed003 import LORENZ_PROTOCOL
+
+__all__ = ["DEPARTURES", "PROFILES", "search_space", "settings"]
+
+
+#: Profile settings. ``fast`` runs the chapter in about two minutes on 2 CPU cores;
+#: ``full`` is the paper's scale (Sec. 5.5), with windows subsampled every 8th step to fit
+#: in memory (about 11 GB per partition at stride 1).
+PROFILES = {
+    "fast": {
+        "n_systems": 3,
+        "n_initial": 3,
+        "stride": 4,
+        "integrator": "rk4",
+        "hidden_sizes": (24, 48),
+        "population": 4,
+        "generations": 2,
+        "patience": 2,
+        "elite_every": 2,
+        "n_elite": 1,
+        "epochs": 3,
+        "final_epochs": LORENZ_PROTOCOL["epochs"],
+        "final_cycles": 2,
+        "tide_hidden": 64,
+        "runs": 2,
+        "seed": 0,
+        "data_seed": 0,
+        "threads": 1,
+        "n_jobs": 2,
+        "n_quantiles": LORENZ_PROTOCOL["n_quantiles"],
+    },
+    "full": {
+        "n_systems": LORENZ_PROTOCOL["n_systems"],
+        "n_initial": LORENZ_PROTOCOL["n_initial"],
+        "stride": 8,
+        "integrator": "rk4",
+        "hidden_sizes": None,
+        "population": 16,
+        "generations": 20,
+        "patience": 3,
+        "elite_every": 2,
+        "n_elite": 2,
+        "epochs": LORENZ_PROTOCOL["epochs"],
+        "final_epochs": LORENZ_PROTOCOL["epochs"],
+        "final_cycles": 4,
+        "tide_hidden": 256,
+        "runs": LORENZ_PROTOCOL["runs"],
+        "seed": 0,
+        "data_seed": 0,
+        "threads": 0,
+        "n_jobs": 1,
+        "n_quantiles": LORENZ_PROTOCOL["n_quantiles"],
+    },
+}
+
+
+#: Where the book departs from, or decides what the paper leaves open (shown in the chapter).
+DEPARTURES = pd.DataFrame(
+    [
+        (
+            "partitions",
+            "50 systems and 125 initial conditions for each partition",
+            "each partition draws its own systems, so the test systems are unseen (σ, ρ, β)",
+        ),
+        (
+            "parallel forecasts",
+            "ten iterations of 16-step NVAR forecasts",
+            "forecast k = 0…9 is the one issued at t − k; forecast 0 covers the target window",
+        ),
+        (
+            "NVAR",
+            "an MLP based on NVAR (Shahi et al. 2022)",
+            "ridge NVAR read-out (2 delays, 28 features) plus a residual MLP, 16 steps at once",
+        ),
+        (
+            "Normal baseline",
+            "sd = the deterministic forecast's MAE",
+            "MAE per lead time, measured on neural_val (held out from the NVAR fit)",
+        ),
+        (
+            "DARTS",
+            "architecture and weights on separate data, 5 + 10 steps per epoch",
+            "first-order DARTS (no unrolled second-order gradient)",
+        ),
+        (
+            "final network",
+            "trained on the DARTS data, warm-started on part of the left-out data",
+            "the best agent is retrained on the DARTS data for final_cycles back-to-back 30-epoch "
+            "DARTS schedules (optimisers and plateau schedules restart each cycle); no training on "
+            "test systems",
+        ),
+        (
+            "TiDE budget",
+            "not stated",
+            "TiDE gets about the same number of weight updates per cycle "
+            "as PTN (one 30-epoch cycle = 300 updates of batch 64)",
+        ),
+        ("runs", "seven runs aggregated", "runs differ in every seed but the data's; CRPS pooled"),
+        (
+            "ranking",
+            "sort(A; f² + f_v²), 'descending'",
+            "ascending: our fitness is a CRPS (lower is better)",
+        ),
+    ],
+    columns=["what", "paper", "this book"],
+).set_index("what")
+
+
+def settings(profile: str = "fast", **overrides) -> dict:
+    """The chapter's settings for ``profile``; ``None`` overrides keep the profile's value.
+
+    Examples
+    --------
+    >>> settings("fast", runs=3)["runs"]
+    3
+    """
+    return choose_settings(PROFILES, profile, overrides)
+
+
+def search_space(config: dict) -> dict:
+    """Table 5.1, with the hidden sizes of the profile (``None``: the paper's 72…240).
+
+    Examples
+    --------
+    >>> search_space({"hidden_sizes": (24,)})["hidden_size"].values
+    (24,)
+    """
+    if config.get("hidden_sizes") is None:
+        return PTN_SPACE
+    return make_space(hidden_size=Choice(list(config["hidden_sizes"])))

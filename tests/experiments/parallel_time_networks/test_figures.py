@@ -1,0 +1,51 @@
+"""The PTN chapter's pipeline on a tiny configuration — the figures module."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from fairbook.experiments import parallel_time_networks as pc
+from fairbook.forecasting.crps import quantile_levels
+
+
+def test_tables_and_figures_of_the_search(study):
+    _, data, runs = study
+    assert pc.chosen_agents(runs).shape == (22, 2)
+    ops = pc.operation_table(runs)
+    assert np.allclose(ops.groupby(level="subspace").sum(), 1.0)
+    costs = pc.cost_table(data, runs)
+    total = costs.loc["total (sum of the stages)", "seconds"]
+    assert total == pytest.approx(costs["seconds"].iloc[:-1].sum())
+    assert pc.search_plot(runs).get_xlabel() == "generation"
+    assert pc.nvar_error_table(data).shape == (16, 2)
+    assert list(pc.nvar_error_table(data, leads=(1, 16)).index) == [1, 16]
+
+
+def test_interesting_forecasts_picks_the_narrowest_and_a_gapped_fan(study):
+    _, data, runs = study
+    run = runs[0]
+    picks = pc.interesting_forecasts(run)
+    q = np.sort(run.quantiles, axis=-1)
+    spread = (q[..., 104] - q[..., 5]).mean(-1)
+    assert picks["confident"] == int(np.argmin(spread))
+    assert spread[picks["multi-modal"]] >= np.median(spread)
+    ax = pc.fan_chart(data, run, picks["confident"])
+    assert ax.get_ylabel() == "x"
+
+
+def test_interesting_forecasts_on_constructed_quantiles():
+    levels = quantile_levels(111)
+    narrow = np.tile(0.5 + 0.01 * levels, (16, 1))
+    wide = np.tile(levels, (16, 1))
+    gapped = np.tile(np.where(levels < 0.5, levels * 0.2, 0.8 + levels * 0.2), (16, 1))
+    run = pc.RunResult(
+        run=0,
+        seed=0,
+        search=None,
+        history=pd.DataFrame(),
+        agent={},
+        operations=pd.DataFrame(),
+        crps=pd.DataFrame(),
+        quantiles=np.stack([narrow, wide, gapped]),
+    )
+    assert pc.interesting_forecasts(run) == {"confident": 0, "multi-modal": 2}

@@ -57,7 +57,7 @@ def main(argv=None) -> dict:
     import torch
 
     from fairbook.data import load_winobias
-    from fairbook.experiments import ucerf_chapter as uc
+    from fairbook.experiments import ucerf as uc
     from fairbook.lm import (
         load_model,
         score_options,

@@ -1,6 +1,6 @@
 """Benchmark: chapter 08's independent PTN runs, one after another vs two processes at once.
 
-Baseline: ``parallel_time_networks.run_study`` with ``n_jobs=1`` (the runs in turn, in this process).
+Baseline: ``parallel_time_networks.run_study`` with ``n_jobs=1`` (the runs in turn, here).
 Against it: the same call with ``n_jobs=2`` (joblib's loky processes, worker start-up and
 the transfer of the windows to the workers included, as a reader pays them). Both at
 ``threads=1`` per run, on the same simulated data, in one process run, each timed once

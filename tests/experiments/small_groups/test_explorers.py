@@ -76,3 +76,69 @@ def test_monte_carlo_pvalue_agrees_with_the_exact_test():
     )
     summary = sg.sampling_summary(frame, [300, 50, 60, 400], [300, 100, 100, 500])
     assert 0 <= summary["match_p_full_group"] <= 1  # n = 810 > 200: Monte Carlo
+
+
+# ------------------------------------------------------------ the static smoothing explorer
+GROUP, REFERENCE = [273.0, 170, 1043, 1692], [116.0, 177, 554, 2429]
+
+
+def _grid(**kwargs):
+    options = {"metrics": ["MCC", "TPR"], "sizes": [5, 20], "lams": [0, 5, 10]}
+    options.update(kwargs)
+    return sg.smoothing_grid(GROUP, REFERENCE, n_draws=500, seed=3, **options)
+
+
+def test_smoothing_grid_shape_and_shares():
+    grid = _grid()
+    assert len(grid.summary) == 2 * 2 * 3  # metric × n × λ
+    assert set(grid.hist.estimator) == {"raw", "CPS"}
+    assert grid.hist.query("estimator == 'raw'").lam.isna().all()
+    shares = grid.hist.groupby(["metric", "n", "lam", "estimator"], dropna=False).share.sum()
+    undefined = grid.summary.groupby(["metric", "n"]).undefined_raw.first()
+    for (metric, n, lam, estimator), total in shares.items():
+        raw_like = estimator == "raw" or lam == 0  # CPS with λ = 0 is the raw score
+        expected = 1 - undefined[(metric, n)] if raw_like else 1.0
+        assert total == pytest.approx(expected, abs=1e-3)
+    # λ = 0 is the raw score
+    zero = grid.summary[grid.summary.lam == 0]
+    assert (zero.mse_raw == zero.mse_cps).all()
+
+
+def test_smoothing_grid_agrees_with_the_sampling_distribution():
+    grid = _grid()
+    for metric, n, lam in (("MCC", 5, 5.0), ("TPR", 20, 10.0), ("MCC", 20, 0.0)):
+        frame = sg.sampling_distribution(GROUP, REFERENCE, metric, n, lam=lam, n_draws=500, seed=3)
+        summary = sg.sampling_summary(frame, GROUP, REFERENCE)
+        cell = grid.summary.query("metric == @metric and n == @n and lam == @lam").iloc[0]
+        assert cell.mse_raw == pytest.approx(summary["mse_raw"])
+        assert cell.mse_cps == pytest.approx(summary["mse_cps"])
+        assert cell.undefined_raw == pytest.approx(summary["undefined_raw"])
+        assert cell.target == pytest.approx(frame.attrs["target"])
+
+
+def test_smoothing_grid_rejects_bad_input():
+    with pytest.raises(ValueError, match="lams"):
+        _grid(lams=[-1, 5])
+    with pytest.raises(ValueError, match="unknown metric"):
+        _grid(metrics=["NOPE"])
+
+
+def test_smoothing_chart_binds_and_uses_every_parameter():
+    import json
+
+    from fairbook.charts import vega_chart
+
+    spec = sg.smoothing_chart(_grid()).to_dict()
+    params = {p["name"]: p for p in spec["params"]}
+    assert set(params) == {"metric", "n", "lam"}
+    assert params["metric"]["bind"]["input"] == "select"
+    assert params["n"]["bind"]["input"] == "radio"
+    assert params["lam"]["bind"]["input"] == "range"
+    assert params["lam"]["bind"]["step"] == 5.0
+    text = json.dumps(spec)
+    for name in params:  # every parameter is used in a filter
+        assert f"== {name}" in text or f"- {name}" in text, name
+    json.dumps(spec, allow_nan=False)  # no NaN in the data
+    assert vega_chart(spec, title="t").spec is spec
+    with pytest.raises(ValueError, match="evenly spaced"):
+        sg.smoothing_chart(_grid(lams=[0, 5, 20]))

@@ -7,12 +7,19 @@ and the normal law.
 """
 
 import math
+import re
+from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
+import fairbook.experiments.small_groups as package
+from fairbook import ledger
 from fairbook.experiments import small_groups as sg
-from fairbook.replication import Bound, Exact, Rounding, Row
+from fairbook.experiments.small_groups import replication as rep
+from fairbook.replication import Bound, Exact, NotComparable, Rounding, Row, replication_table
 
 
 def _cached(name):
@@ -30,11 +37,31 @@ def test_eqs_4_3_to_4_6_match_the_enumeration():
     assert {r.source for r in rows} == {"seed 003 Eq. 4.3", "seed 003 Eq. 4.4", "seed 003 Eq. 4.6"}
 
 
-def test_fig_4_2_limits():
+def test_theorems_4_1_4_2_by_enumeration():
+    table = sg.theorems_4_1_4_2_replication([2, 7])
+    assert set(table.verdict) == {"matches"}
+    assert table.ours.tolist() == [10, 12, 120, 32]  # N(2), 4·3, N(7), 4·8
+    sources = [r.source for r in table.attrs["rows"]]
+    assert sources == ["seed 003 Theorem 4.1", "seed 003 Theorem 4.2"] * 2
+
+
+def test_fig_4_1_is_not_comparable():
+    table = sg.fig_4_1_replication([1, 2, 3, 4], group="toy")
+    (row,) = table.attrs["rows"]
+    assert isinstance(row.rule, NotComparable) and row.passed is None
+    assert row.ours == pytest.approx(0.4) and row.paper == 0.23
+    assert "Folktables" in row.note
+
+
+def test_fig_4_2_means_match_and_the_spread_does_not_shrink():
     moments = sg.space_moments(sg.space_cdfs(["ACC", "PPR", "MCC", "TPR"], [5, 40, 100]))
     table = sg.fig_4_2_replication(moments)
-    assert set(table.verdict) == {"matches"}
-    assert len(table) == 4
+    assert len(table) == 7  # four means, three spreads (MCC has no closed-form limit)
+    means = table[table.quantity.str.contains(": mean over")]
+    spreads = table[table.quantity.str.contains("sd over")]
+    assert set(means.verdict) == {"matches"} and set(spreads.verdict) == {"differs"}
+    assert spreads.ours.round(4).tolist() == [0.2236, 0.2236, 0.2887]
+    assert all(isinstance(r.rule, Exact) for r in table.attrs["rows"])
     assert {r.source for r in table.attrs["rows"]} == {"seed 003 Fig. 4.2"}
 
 
@@ -60,7 +87,27 @@ def test_theorem_4_3_rows_are_typed_counts_then_bounds():
     assert {r.source for r in rows} == {"seed 003 Theorem 4.3"}
 
 
+def test_theorem_4_4_claims():
+    table = sg.theorem_4_4_replication()
+    assert set(table.verdict) == {"matches"}
+    assert all(isinstance(r.rule, Exact) for r in table.attrs["rows"])
+    assert "0.894" in table.note.iloc[2]  # the TP corner along (FN, 4×TN)
+
+
 # ----------------------------- Sec. 4.5: the law of a metric under MATCH and its approximations
+def test_theorems_4_5_to_4_9_against_enumeration():
+    table = sg.theorems_4_5_to_4_9_replication(n=8)
+    assert table.verdict.tolist() == ["matches", "matches", "differs"]
+    assert table.ours.iloc[:2].max() < 1e-12
+    # Eq. 4.37 as printed misses exactly P(undefined) = (1 − p_TP − p_FN)^n at the top
+    assert table.ours.iloc[2] == pytest.approx(0.6**8)
+    assert [r.source for r in table.attrs["rows"]] == [
+        "seed 003 Theorem 4.5",
+        "seed 003 Theorem 4.7",
+        "seed 003 Theorem 4.9",
+    ]
+
+
 def test_example_4_5_1_matches_the_paper():
     table = sg.example_4_5_1_replication()
     assert set(table.verdict) == {"matches"}
@@ -75,6 +122,20 @@ def test_fig_4_3_replication_shares():
     assert shares["ACC: kurtosis increases with n"] == 1.0
     assert shares["B: kurtosis increases with n"] == 0.0
     assert shares["B: |skewness| decreases with n"] == 1.0
+    assert all(isinstance(r.rule, Exact) for r in claims.attrs["rows"])
+
+
+def test_fig_4_3_a_claim_failing_at_one_step_differs():
+    # exact moments: skewness falls at 99 of 100 steps. Rounding to two decimals would
+    # call 0.99 "1.00"; the exact rule does not.
+    n = np.arange(2, 103)
+    skew = 1 / np.sqrt(n)
+    skew[50] = skew[49] + 0.01
+    moments = pd.DataFrame({"metric": "ACC", "n": n, "skewness": skew, "excess_kurtosis": -1 / n})
+    table = sg.fig_4_3_replication(moments)
+    assert table.ours.iloc[0] == pytest.approx(0.99)
+    assert table.verdict.iloc[0] == "differs"
+    assert Rounding(1).judge(1.0, 0.99) == "matches"  # what a loose rule would have said
 
 
 def test_sec_4_5_4_claims_are_bounds():
@@ -84,9 +145,15 @@ def test_sec_4_5_4_claims_are_bounds():
     assert claims.iloc[0] == "upper bound holds"
     assert claims.str.contains("Table 4.1").sum() == 0  # verdicts are bound words
     assert (claims[claims.index.str.startswith("Peizer–Pratt for B")] == "upper bound fails").all()
-    assert (claims[claims.index.str.contains("Berry")] == "upper bound holds").all()
+    restored = claims.index.str.contains("Berry") & ~claims.index.str.contains("printed")
+    assert (claims[restored] == "upper bound holds").all()
     rows = sg.sec_4_5_4_replication(errors, pp).attrs["rows"]
-    assert all(r.rule == Bound("upper") for r in rows)
+    bounds = [r for r in rows if not isinstance(r.rule, NotComparable)]
+    assert all(r.rule == Bound("upper") for r in bounds)
+    printed = claims[claims.index.str.contains("Eq. 4.29 as printed")]
+    assert printed.tolist() == ["upper bound fails"]  # the missing factors of n
+    beta = [r for r in rows if "Eq. 4.44" in r.quantity]
+    assert len(beta) == 2 and all(r.passed is None for r in beta)  # no accuracy printed
 
 
 # --------------------------------------- Sec. 4.6: which COMPAS matrices the published ones are
@@ -103,6 +170,10 @@ def test_propublica_rates_of_the_published_matrices(fake_compas):
     names = {f"general, all: {cell}" for cell in ("TP", "FN", "FP", "TN")}
     cells = [r for r in table.attrs["rows"] if r.quantity in names]
     assert [type(r.rule) for r in cells] == [Exact] * 4
+    rates = [r for r in table.attrs["rows"] if r.quantity not in names]
+    assert all(r.rule == Rounding(2) for r in rates)
+    assert {r.source for r in table.attrs["rows"]} == {sg.PROPUBLICA_SOURCE}
+    assert sg.PROPUBLICA_SOURCE.startswith("seed 003 ")  # the ledger needs a paper
 
 
 # --------------------------------- Sec. 4.6: the Cross-Prior Smoothing protocol (Figs. 4.4–4.6)
@@ -114,6 +185,57 @@ def test_figs_4_4_to_4_6_claims(toy_cps_run):
     sources = [r.source for r in claims.attrs["rows"]]
     assert sources[-1] == "seed 003 Sec. 4.7"
     assert set(sources[:-1]) == {"seed 003 Sec. 4.6.2 (Figs. 4.4–4.6)"}
+    assert all(isinstance(r.rule, Exact) for r in claims.attrs["rows"])
+    assert all("3,000 draws per size (paper: 1,000,000)" in note for note in claims.note)
+
+
+def _fake_cps_run(cells: list[tuple[float, float, float, float]]) -> pd.DataFrame:
+    """A CPS run with one metric (ACC) of one group: per size, (raw MSE, raw half-width,
+    CPS λ = 5 MSE, CPS half-width)."""
+    rows = []
+    for n, (raw, raw_half, smooth, smooth_half) in enumerate(cells, start=5):
+        for label, mse, half in (("raw", raw, raw_half), ("CPS λ = 5", smooth, smooth_half)):
+            rows.append(
+                {
+                    "group": "g",
+                    "metric": "ACC",
+                    "n": n,
+                    "setting_label": label,
+                    "mse": mse,
+                    "ci_low": mse - half,
+                    "ci_high": mse + half,
+                }
+            )
+    run = pd.DataFrame(rows)
+    run.attrs["n_draws"] = 10_000
+    return run
+
+
+def test_cps_claims_use_the_interval_test_not_the_point_estimate():
+    # 299 sizes where CPS is clearly below raw, one where it is below only by point
+    # estimate (the intervals overlap): the claim holds in 299/300 cells. Under the old
+    # two-decimal rounding 0.997 "matched" 1.00; by the interval test, judged exactly, the
+    # paper's "always" differs, and the note keeps the point-estimate share as context.
+    cells = [(0.10, 0.001, 0.05, 0.001)] * 299 + [(0.10, 0.02, 0.09, 0.02)]
+    claims = sg.figs_4_4_to_4_6_replication(_fake_cps_run(cells))
+    first = claims.iloc[0]
+    assert first.ours == pytest.approx(299 / 300)
+    assert first.verdict == "differs"
+    assert "by point estimate 1.00" in first.note
+    assert "10,000 draws per size" in first.note
+    assert Rounding(2).judge(1.0, 299 / 300) == "matches"  # what the old rule said
+
+
+def test_cps_conclusion_row_needs_the_averaged_intervals_apart():
+    # averaged over sizes CPS is below raw by point estimate, but the averages'
+    # intervals overlap: the conclusion's "improves every metric" does not hold here.
+    overlapping = _fake_cps_run([(0.10, 0.08, 0.09, 0.08)] * 4)
+    row = sg.figs_4_4_to_4_6_replication(overlapping).iloc[-1]
+    assert row.quantity.startswith("CPS λ = 5 improves the MSE averaged over sizes")
+    assert row.ours == 0.0 and row.verdict == "differs"
+    assert "by point estimate 1" in row.note
+    apart = _fake_cps_run([(0.10, 0.01, 0.05, 0.01)] * 4)
+    assert sg.figs_4_4_to_4_6_replication(apart).iloc[-1].verdict == "matches"
 
 
 # ------------------------------------------------------------------------ The chapter's verdicts
@@ -127,8 +249,45 @@ def test_chapter_verdicts_collects_failures():
         sg.chapter_verdicts({})
 
 
+def test_chapter_verdicts_lists_rows_without_a_verdict():
+    table = sg.fig_4_1_replication([1, 2, 3, 4], group="toy")
+    verdicts = sg.chapter_verdicts({"Fig. 4.1": table})
+    assert verdicts.verdict.tolist() == ["not comparable"]
+    assert verdicts.attrs["counts"].loc["Fig. 4.1", "no verdict"] == 1
+
+
+def test_the_chapter_tables_go_into_the_ledger(toy_cps_run):
+    _, run = toy_cps_run()
+    tables = {
+        "Thms 4.1-4.2": sg.theorems_4_1_4_2_replication([3]),
+        "Eqs. 4.3-4.6": sg.eqs_4_3_to_4_6_replication(),
+        "Fig. 4.1": sg.fig_4_1_replication([1, 2, 3, 4], group="toy"),
+        "Thm 4.3": sg.theorem_4_3_replication([10], [(1, 1)]),
+        "Thm 4.4": sg.theorem_4_4_replication(),
+        "Thms 4.5-4.9": sg.theorems_4_5_to_4_9_replication(n=5),
+        "Sec. 4.5.1": sg.example_4_5_1_replication(),
+        "Sec. 4.6.2": sg.figs_4_4_to_4_6_replication(run),
+    }
+    frame = ledger.chapter_ledger(tables, chapter="03_small_groups").frame
+    assert set(frame.paper) == {"seed 003"}
+    sources = {f"{p} {s}" for p, s in zip(frame.paper, frame.source, strict=True)}
+    for name, source in sg.PAPER_SOURCES.items():
+        if not source.startswith("not in ledger") and "ProPublica" not in source:
+            if name not in ("seed003.PEIZER_PRATT_MAX_ERROR", "seed003.BERRY_ESSEEN_C0"):
+                assert source in sources, name
+
+
+def test_paper_sources_name_every_constant_the_package_uses():
+    folder = Path(package.__file__).parent
+    used = set()
+    for path in folder.glob("*.py"):
+        used |= set(re.findall(r"seed003\.([A-Z0-9_]+)", path.read_text(encoding="utf-8")))
+    assert {f"seed003.{name}" for name in used} <= set(rep.PAPER_SOURCES)
+    for source in rep.PAPER_SOURCES.values():
+        assert source.startswith(("seed 003 ", "not in ledger: "))
+
+
 def test_chapter_verdicts_of_typed_rows():
-    from fairbook.replication import replication_table
 
     table = replication_table(
         [Row("a", 1, 1), Row("b", 2, 3, rule=Bound("upper")), Row("c", 2, 1, rule=Bound("upper"))]

@@ -283,3 +283,76 @@ def test_audit_subcommand_bad_column_exits_2(tmp_path):
     with pytest.raises(SystemExit) as exc:
         main(["audit", str(path)])
     assert exc.value.code == 2
+
+
+# ---- fairbook ledger and fairbook figures ----------------------------------------------------
+
+
+def _executed_chapter_with_rows(folder: Path) -> None:
+    from IPython.core.formatters import DisplayFormatter
+
+    from fairbook.ledger import chapter_ledger
+    from fairbook.replication import Row, replication_table
+
+    table = replication_table(
+        [
+            Row("OFI (A)", -0.06, -0.0556, source="seed 003 Table 3.1"),
+            Row("OFI (B)", 0.1, 0.3, source="seed 003 Table 3.1"),
+        ]
+    )
+    data, metadata = DisplayFormatter().format(chapter_ledger([table], chapter="02_x"))
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("ledger")
+    cell.outputs = [nbformat.v4.new_output("display_data", data=data, metadata=metadata)]
+    nb.cells = [cell]
+    folder.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, folder / "02_x.ipynb")
+
+
+def test_ledger_prints_tallies_rows_and_writes_files(tmp_path, capsys):
+    executed = tmp_path / "executed"
+    _executed_chapter_with_rows(executed)
+    out_csv, out_json = tmp_path / "l.csv", tmp_path / "l.json"
+    status = run_cli(
+        "ledger",
+        "--executed",
+        str(executed),
+        "--rows",
+        "differs",
+        "--csv",
+        str(out_csv),
+        "--json",
+        str(out_json),
+    )
+    assert status == 0
+    out = capsys.readouterr().out
+    assert "Table 3.1" in out and "OFI (B)" in out and "OFI (A)" not in out.split("\n\n")[-1]
+    assert out_csv.read_text().count("\n") == 3 and json.loads(out_json.read_text())[0]["paper"]
+
+
+@pytest.mark.parametrize(
+    ("setup", "fragment"),
+    [
+        ("missing", "no executed chapters"),
+        ("empty", "carry no ledger rows"),
+        ("bad-suffix", "cannot write"),
+    ],
+)
+def test_ledger_errors_exit_2_with_one_line(tmp_path, capsys, setup, fragment):
+    executed = tmp_path / "executed"
+    if setup == "empty":
+        executed.mkdir()
+        nbformat.write(nbformat.v4.new_notebook(), executed / "01_x.ipynb")
+    elif setup == "bad-suffix":
+        _executed_chapter_with_rows(executed)
+    argv = ["ledger", "--executed", str(executed)]
+    if setup == "bad-suffix":
+        argv += ["--csv", str(tmp_path / "ledger.xlsx")]
+    assert run_cli(*argv) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and "Traceback" not in err
+
+
+def test_figures_unknown_chapter_is_a_usage_error(book, capsys):
+    assert run_cli("figures", "09", "--out", str(book / "figs")) == 2
+    assert "unknown chapter" in capsys.readouterr().err

@@ -8,116 +8,30 @@ is an array shaped ``[..., 4]``; every metric in :mod:`fairbook.metrics` accepts
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
-__all__ = ["CELLS", "confusion_counts", "multiclass_counts", "one_vs_rest"]
+from fairbook.labels import binary_indicators, encode_values, label_array
+
+__all__ = ["CELLS", "MAX_CELLS", "confusion_counts", "multiclass_counts", "one_vs_rest"]
 
 #: Names of the four cells, in storage order.
 CELLS = ("TP", "FN", "FP", "TN")
 
 
-def _as_1d(values, name: str) -> np.ndarray:
-    array = np.asarray(values)
-    if array.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {array.shape}")
-    if array.dtype.kind == "f" and np.isnan(array).any():
-        raise ValueError(f"{name} contains NaN; drop or impute missing labels first")
-    if array.dtype.kind == "O" and pd.isna(array).any():
-        raise ValueError(f"{name} contains missing values (None/NaN)")
-    return array
+#: Most confusion cells (groups × classes², int64) :func:`multiclass_counts` allocates.
+MAX_CELLS = 2**27
 
 
-def _dense_range(values: np.ndarray, *, limit: int) -> tuple[int, int] | None:
-    """``(low, span)`` when ``values`` are integers in a range short enough to bincount."""
-    if values.dtype.kind not in "iub" or values.size == 0:
-        return None
-    low, high = int(values.min()), int(values.max())
-    span = high - low + 1
-    return (low, span) if span <= limit else None
-
-
-def _dense_key(values: np.ndarray, low: int, scale: int) -> np.ndarray:
-    """A fresh ``intp`` array ``(values - low) * scale``, computed in place."""
-    key = values.astype(np.intp, copy=True)
-    if low:
-        key -= low
-    if scale != 1:
-        key *= scale
-    return key
-
-
-def _group_index(groups: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Return ``(labels, index)`` with ``labels[index] == groups``; labels sorted."""
-    labels, index = np.unique(groups, return_inverse=True)
-    return labels, index.reshape(-1)
-
-
-def _integer_binary(y_true: np.ndarray, y_pred: np.ndarray) -> bool:
-    """Cheap proof (min/max only) that integer labels take at most two values in all."""
-    if y_true.dtype.kind not in "iub" or y_pred.dtype.kind not in "iub" or not y_true.size:
-        return False
-    bounds = [(int(a.min()), int(a.max())) for a in (y_true, y_pred)]
-    if any(high - low > 1 for low, high in bounds):
-        return False
-    return len({v for bound in bounds for v in bound}) <= 2
-
-
-def _integer_binary_counts(y_true, y_pred, groups, positive):
-    """Fast path for integer 0/1-style labels and integer groups; ``None`` if it does not apply.
-
-    The key ``4·group + 2·(y_true − low) + (y_pred − low)`` is built in place, counted by one
-    bincount, and its four columns are reordered to ``[TP, FN, FP, TN]``.
-    """
-    if not _integer_binary(y_true, y_pred):
-        return None
-    low = min(int(y_true.min()), int(y_pred.min()))
-    if positive not in (low, low + 1) or isinstance(positive, bool) != (y_true.dtype == bool):
-        return None
-    dense = None if groups is None else _dense_range(groups, limit=4 * groups.size + 1024)
-    if groups is not None and dense is None:
-        return None
-    if groups is None:
-        key, n_groups = np.zeros(y_true.size, dtype=np.intp), 1
-    else:
-        key, n_groups = _dense_key(groups, dense[0], 4), dense[1]
-    key += y_true
-    key += y_true
-    key += y_pred
-    if low:
-        key -= 3 * low
-    raw = np.bincount(key, minlength=4 * n_groups).reshape(n_groups, 4)
-    b = int(positive) - low  # the bit of the positive label
-    order = [3 * b, 2 * b + (1 - b), 2 * (1 - b) + b, 3 * (1 - b)]
-    counts = raw[:, order].astype(np.int64)
-    if groups is None:
-        return counts[0], None
-    present = counts.any(axis=1)
-    labels = np.arange(dense[0], dense[0] + dense[1])[present].astype(groups.dtype)
-    return counts[present], labels
-
-
-def _is_positive(y_true: np.ndarray, y_pred: np.ndarray, positive) -> tuple[np.ndarray, ...]:
-    """Boolean ``(true_is_positive, pred_is_positive)``; checks the problem is binary."""
-    t = y_true == positive
-    p = y_pred == positive
-    if _integer_binary(y_true, y_pred):
-        return t, p
-    negatives = []
-    for array, is_pos in ((y_true, t), (y_pred, p)):
-        if not is_pos.all():
-            negatives.append(array[int(np.argmin(is_pos))])
-    if negatives:
-        negative = negatives[0]
-        for name, array, is_pos in (("y_true", y_true, t), ("y_pred", y_pred, p)):
-            binary = is_pos | (array == negative)
-            if not binary.all():
-                extra = np.unique(array[~binary])[:5]
-                raise ValueError(
-                    f"{name} has labels other than the positive label {positive!r} and the "
-                    f"negative label {negative!r}: {list(extra)}; confusion_counts is for "
-                    "binary problems (use multiclass_counts / one_vs_rest otherwise)"
-                )
-    return t, p
+def _checked(y_true, y_pred, groups):
+    """Validated label arrays of one length (see :mod:`fairbook.labels`)."""
+    y_true = label_array(y_true, "y_true")
+    y_pred = label_array(y_pred, "y_pred")
+    if y_true.shape != y_pred.shape:
+        raise ValueError(f"y_true and y_pred differ in length: {y_true.size} vs {y_pred.size}")
+    if groups is not None:
+        groups = label_array(groups, "groups")
+        if groups.shape != y_true.shape:
+            raise ValueError(f"groups has length {groups.size}, labels have {y_true.size}")
+    return y_true, y_pred, groups
 
 
 def confusion_counts(y_true, y_pred, groups=None, *, positive=1, return_groups=False):
@@ -149,44 +63,23 @@ def confusion_counts(y_true, y_pred, groups=None, *, positive=1, return_groups=F
     array([[1, 0, 0, 0],
            [1, 0, 1, 0]])
     """
-    y_true = _as_1d(y_true, "y_true")
-    y_pred = _as_1d(y_pred, "y_pred")
-    if y_true.shape != y_pred.shape:
-        raise ValueError(f"y_true and y_pred differ in length: {y_true.size} vs {y_pred.size}")
-    if groups is not None:
-        groups = _as_1d(groups, "groups")
-        if groups.shape != y_true.shape:
-            raise ValueError(f"groups has length {groups.size}, labels have {y_true.size}")
-    fast = _integer_binary_counts(y_true, y_pred, groups, positive)
-    if fast is not None:
-        counts, labels = fast
-        return (counts, labels) if return_groups else counts
-    t, p = _is_positive(y_true, y_pred, positive)
+    y_true, y_pred, groups = _checked(y_true, y_pred, groups)
+    t, p = binary_indicators(y_true, y_pred, positive=positive)
     # cell index 3 - 2t - p: TP=0, FN=1, FP=2, TN=3
     if groups is None:
         cell = np.full(y_true.size, 3, dtype=np.intp)
-        cell -= t
-        cell -= t
-        cell -= p
-        counts = np.bincount(cell, minlength=4).astype(np.int64)
-        return (counts, None) if return_groups else counts
-    dense = _dense_range(groups, limit=4 * groups.size + 1024)
-    if dense is not None:  # small integer groups: no sort, absent values dropped afterwards
-        low, span = dense
-        key = _dense_key(groups, low, 4)
-        labels = np.arange(low, low + span)
+        labels, n_groups = None, 1
     else:
-        labels, index = _group_index(groups)
-        key = index.astype(np.intp, copy=False) * 4
-    key += 3
-    key -= t
-    key -= t
-    key -= p
-    counts = np.bincount(key, minlength=4 * labels.size).reshape(labels.size, 4)
-    if dense is not None:
-        present = counts.any(axis=1)
-        counts, labels = counts[present], labels[present].astype(groups.dtype)
-    counts = counts.astype(np.int64, copy=False)
+        labels, cell = encode_values(groups, name="groups")
+        cell *= 4
+        cell += 3
+        n_groups = labels.size
+    cell -= t
+    cell -= t
+    cell -= p
+    counts = np.bincount(cell, minlength=4 * n_groups).astype(np.int64, copy=False)
+    if groups is not None:
+        counts = counts.reshape(n_groups, 4)
     return (counts, labels) if return_groups else counts
 
 
@@ -213,54 +106,33 @@ def multiclass_counts(y_true, y_pred, groups=None):
     >>> m.tolist()
     [[1, 0, 0], [0, 0, 1], [0, 0, 1]]
     """
-    y_true = _as_1d(y_true, "y_true")
-    y_pred = _as_1d(y_pred, "y_pred")
-    if y_true.shape != y_pred.shape:
-        raise ValueError(f"y_true and y_pred differ in length: {y_true.size} vs {y_pred.size}")
-    if groups is not None:
-        groups = _as_1d(groups, "groups")
-        if groups.shape != y_true.shape:
-            raise ValueError(f"groups has length {groups.size}, labels have {y_true.size}")
-    dense_true = _dense_range(y_true, limit=1024)
-    dense_pred = _dense_range(y_pred, limit=1024)
-    if dense_true is not None and dense_pred is not None:
-        # small integer labels: one bincount, no sort; absent classes dropped afterwards
-        low = min(dense_true[0], dense_pred[0])
-        high = max(dense_true[0] + dense_true[1], dense_pred[0] + dense_pred[1]) - 1
-        k = high - low + 1
-        pair = _dense_key(y_true, low, k)
-        pair += y_pred.astype(np.intp, copy=False)
-        if low:
-            pair -= low
-        classes = np.arange(low, high + 1)
-    else:
-        classes, codes = np.unique(np.concatenate([y_true, y_pred]), return_inverse=True)
-        codes = codes.reshape(-1)
-        k = classes.size
-        pair = codes[: y_true.size] * k + codes[y_true.size :]
+    y_true, y_pred, groups = _checked(y_true, y_pred, groups)
+    classes, codes = encode_values(np.concatenate([y_true, y_pred]), name="labels")
+    k = classes.size
     if groups is None:
-        group_labels, n_groups = None, 1
+        group_labels, group_codes, n_groups = None, None, 1
     else:
-        dense = _dense_range(groups, limit=4 * groups.size + 1024)
-        if dense is not None:
-            pair += _dense_key(groups, dense[0], k * k)
-            group_labels, n_groups = np.arange(dense[0], dense[0] + dense[1]), dense[1]
-        else:
-            group_labels, index = _group_index(groups)
-            pair += index.astype(np.intp) * (k * k)
-            n_groups = group_labels.size
+        group_labels, group_codes = encode_values(groups, name="groups")
+        n_groups = group_labels.size
+    if n_groups * k * k > MAX_CELLS:
+        raise ValueError(
+            f"{n_groups} group(s) x {k} classes squared = {n_groups * k * k:,} confusion cells, "
+            f"more than the {MAX_CELLS:,} this count allocates; are the labels scores rather "
+            "than predicted classes? Pass class labels, or fewer groups"
+        )
+    if group_codes is None:
+        pair = codes[: y_true.size] * k
+    else:
+        pair = group_codes
+        pair *= k
+        pair += codes[: y_true.size]
+        pair *= k
+    pair += codes[y_true.size :]
     counts = np.bincount(pair, minlength=n_groups * k * k).reshape(n_groups, k, k)
-    if classes.size and classes.dtype.kind == "i" and y_true.dtype.kind in "iub":
-        seen = (counts.sum(axis=(0, 2)) + counts.sum(axis=(0, 1))) > 0
-        if not seen.all():
-            counts, classes = counts[:, seen][:, :, seen], classes[seen]
-        classes = classes.astype(np.result_type(y_true.dtype, y_pred.dtype))
+    counts = counts.astype(np.int64, copy=False)
     if groups is None:
-        return classes, None, counts[0].astype(np.int64, copy=False)
-    if group_labels.dtype.kind == "i" and groups.dtype.kind in "iub":
-        present = counts.any(axis=(1, 2))
-        counts, group_labels = counts[present], group_labels[present].astype(groups.dtype)
-    return classes, group_labels, counts.astype(np.int64, copy=False)
+        return classes, None, counts[0]
+    return classes, group_labels, counts
 
 
 def one_vs_rest(matrices) -> np.ndarray:
@@ -284,6 +156,12 @@ def one_vs_rest(matrices) -> np.ndarray:
     m = np.asarray(matrices)
     if m.ndim < 2 or m.shape[-1] != m.shape[-2]:
         raise ValueError(f"matrices must be shaped (..., K, K), got {m.shape}")
+    if m.dtype.kind not in "iuf":
+        raise ValueError(f"matrices must hold counts (numbers), got dtype {m.dtype}")
+    if m.dtype.kind == "f" and not np.isfinite(m).all():
+        raise ValueError("matrices contain NaN or infinite counts")
+    if (m < 0).any():
+        raise ValueError("matrices contain negative counts")
     tp = np.diagonal(m, axis1=-2, axis2=-1)
     fn = m.sum(axis=-1) - tp
     fp = m.sum(axis=-2) - tp

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from fairbook.confusion import confusion_counts, multiclass_counts, one_vs_rest
+from fairbook.labels import label_position, show_value, show_values
 from fairbook.metrics.rates import _ratio, as_counts, compute
 
 __all__ = [
@@ -260,7 +261,7 @@ def bias_report(y_true, y_pred, groups, *, positive=None) -> pd.DataFrame:
     """
     classes, group_labels, matrices = multiclass_counts(y_true, y_pred, groups)
     if group_labels.size < 2:
-        raise ValueError(f"bias_report needs at least two groups, got {list(group_labels)}")
+        raise ValueError(f"bias_report needs at least two groups, got {show_values(group_labels)}")
     ovr = one_vs_rest(matrices)  # (G, K, 4)
     sizes = matrices.sum(axis=(1, 2))
     share = sizes / sizes.sum()
@@ -269,9 +270,7 @@ def bias_report(y_true, y_pred, groups, *, positive=None) -> pd.DataFrame:
     rows = {cls: _seed004_rows(ovr[:, k, :], share, pair) for k, cls in enumerate(classes)}
     frame = pd.DataFrame.from_dict(rows, orient="index", columns=list(BIAS_REPORT_METRICS))
     if positive is not None:
-        if positive not in set(classes.tolist()):
-            raise ValueError(f"positive={positive!r} is not a label; labels are {list(classes)}")
-        frame = frame.loc[[positive]]
+        frame = frame.iloc[[label_position(classes, positive, what="positive", name="labels")]]
     else:
         frame.loc["overall"] = frame.mean(axis=0, skipna=False)
     frame.attrs["groups"] = tuple(group_labels[list(pair)].tolist())
@@ -310,7 +309,9 @@ def ratio_measures(y_true, y_pred, groups, *, protected, reference, positive=1) 
     for role, label in (("protected", protected), ("reference", reference)):
         hits = np.flatnonzero(labels == label)
         if hits.size == 0:
-            raise ValueError(f"{role} group {label!r} not in groups {list(labels)}")
+            raise ValueError(
+                f"{role} group {show_value(label)} not in groups {show_values(labels)}"
+            )
         found[role] = counts[hits[0]]
     g0, g1 = found["protected"], found["reference"]
 

@@ -58,5 +58,5 @@ def test_bad_files(tmp_path, frame, message):
 def test_missing_file_and_unknown_reference(tmp_path):
     with pytest.raises(FileNotFoundError, match="not found"):
         audit_file(tmp_path / "nope.csv")
-    with pytest.raises(ValueError, match="reference group 'z'"):
+    with pytest.raises(ValueError, match="reference='z' is not among the groups"):
         audit([1, 0], [1, 0], ["a", "b"], reference="z")

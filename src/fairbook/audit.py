@@ -8,6 +8,7 @@ group against a reference group, and seed 004's seven bias metrics.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,11 +16,46 @@ import numpy as np
 import pandas as pd
 
 from fairbook.confusion import CELLS, confusion_counts
+from fairbook.labels import encode_values, label_array, label_position, show_value, show_values
 from fairbook.metrics import bias_report, compare, compute
 
-__all__ = ["AuditReport", "audit", "audit_file", "read_predictions"]
+__all__ = [
+    "PARQUET_SUFFIXES",
+    "AuditReport",
+    "audit",
+    "audit_file",
+    "printable",
+    "read_predictions",
+]
 
 GROUP_RATES = ("PPR", "PREV", "ACC", "TPR", "FPR", "PPV", "B")
+#: File suffixes read as Parquet (any case); everything else is read as CSV (``.tsv``: tabs).
+PARQUET_SUFFIXES = (".parquet", ".pq")
+
+
+def printable(label) -> str:
+    """A label as text with control and format characters escaped (safe for a terminal).
+
+    Examples
+    --------
+    >>> printable("a\x1b[31mb"), printable("Zoë"), printable(3)
+    ('a\\\\x1b[31mb', 'Zoë', '3')
+    """
+    if isinstance(label, np.generic):
+        label = label.item()
+    text = str(label)
+    return "".join(
+        ch.encode("unicode_escape").decode("ascii")
+        if unicodedata.category(ch).startswith("C")
+        else ch
+        for ch in text
+    )
+
+
+def _printable_index(frame: pd.DataFrame) -> pd.DataFrame:
+    shown = frame.copy()
+    shown.index = pd.Index([printable(v) for v in frame.index], name=frame.index.name)
+    return shown
 
 
 @dataclass
@@ -33,17 +69,20 @@ class AuditReport:
     positive: object
 
     def to_text(self) -> str:
+        """The report for a terminal; labels from the data have control characters escaped."""
+        pair = self.seven_metrics.attrs.get("groups")
+        pair = None if pair is None else tuple(printable(g) for g in pair)
         with pd.option_context("display.precision", 4, "display.width", 120):
             return "\n\n".join(
                 [
-                    f"Positive (beneficial) label: {self.positive!r}; "
-                    f"reference group: {self.reference!r}",
-                    "Per group (NaN = undefined for that group):\n" + self.groups.to_string(),
+                    f"Positive (beneficial) label: {show_value(self.positive)}; "
+                    f"reference group: {show_value(self.reference)}",
+                    "Per group (NaN = undefined for that group):\n"
+                    + _printable_index(self.groups).to_string(),
                     "Against the reference group (OFI > 0 / DI > 1 favour the group):\n"
-                    + self.versus_reference.to_string(),
+                    + _printable_index(self.versus_reference).to_string(),
                     "Seed 004's seven metrics (fractions; pairwise ones on the two largest "
-                    f"groups {self.seven_metrics.attrs.get('groups')}):\n"
-                    + self.seven_metrics.to_string(),
+                    f"groups {pair}):\n" + _printable_index(self.seven_metrics).to_string(),
                 ]
             )
 
@@ -55,9 +94,17 @@ def audit(y_true, y_pred, groups, *, positive=1, reference=None) -> AuditReport:
     ----------
     y_true, y_pred, groups : array-like of shape (n,)
     positive : label, default 1
-        The beneficial outcome (seed 003's "benefit").
+        The beneficial outcome (seed 003's "benefit"). It must occur in ``y_true`` or
+        ``y_pred`` and have their type (``1``/``0`` stand for ``True``/``False``).
     reference : group label, optional
-        The group everyone is compared with; default the largest group.
+        The group everyone is compared with; default the largest group (ties: the first in
+        sorted order).
+
+    Raises
+    ------
+    ValueError
+        For empty input, missing values, more than two labels, a ``positive`` that does not
+        occur or has the wrong type, and a ``reference`` that is not a group.
 
     Examples
     --------
@@ -65,17 +112,27 @@ def audit(y_true, y_pred, groups, *, positive=1, reference=None) -> AuditReport:
     >>> round(float(report.versus_reference.loc["b", "OFI"]), 2)
     -1.0
     """
+    y_true, y_pred = label_array(y_true, "y_true"), label_array(y_pred, "y_pred")
+    if y_true.size == 0:
+        raise ValueError("there are no rows to audit")
     counts, labels = confusion_counts(y_true, y_pred, groups, positive=positive, return_groups=True)
+    if not counts[:, :3].any():  # no TP, FN or FP: the positive label occurs nowhere
+        classes = encode_values(np.concatenate([y_true, y_pred]), name="labels")[0]
+        raise ValueError(
+            f"positive={show_value(positive)} occurs in neither y_true nor y_pred, whose labels "
+            f"are {show_values(classes)}; name the beneficial label"
+        )
     frame = pd.DataFrame(counts, index=pd.Index(labels, name="group"), columns=list(CELLS))
     frame["n"] = counts.sum(axis=1)
     for rate in GROUP_RATES:
         frame[rate] = compute(rate, counts)
     if reference is None:
-        reference = labels[int(np.argmax(frame["n"].to_numpy()))]
-        reference = reference.item() if hasattr(reference, "item") else reference
-    elif reference not in set(labels.tolist()):
-        raise ValueError(f"reference group {reference!r} not among {labels.tolist()}")
-    ref = frame.loc[reference, list(CELLS)].to_numpy(float)
+        position = int(np.argmax(frame["n"].to_numpy()))
+    else:
+        position = label_position(labels, reference, what="reference", name="groups")
+    reference = labels[position]
+    reference = reference.item() if isinstance(reference, np.generic) else reference
+    ref = frame.iloc[position][list(CELLS)].to_numpy(float)
     versus = pd.DataFrame(
         {
             "OFI": compare("OFI", counts.astype(float), ref),
@@ -83,7 +140,7 @@ def audit(y_true, y_pred, groups, *, positive=1, reference=None) -> AuditReport:
         },
         index=frame.index,
     )
-    versus = versus.drop(index=reference)
+    versus = versus.iloc[np.arange(len(versus)) != position]
     seven = (
         bias_report(y_true, y_pred, groups, positive=positive)
         if len(labels) > 1
@@ -93,7 +150,18 @@ def audit(y_true, y_pred, groups, *, positive=1, reference=None) -> AuditReport:
 
 
 def read_predictions(path) -> pd.DataFrame:
-    """Read a CSV (or ``.parquet``) file of predictions; a clear error if it can't.
+    """Read a CSV (``.tsv``: tab-separated; ``.gz`` etc. decompressed) or Parquet file.
+
+    Only empty cells are missing values: a group called ``NA`` or ``None`` stays a group.
+    Parquet is recognised by the suffix ``.parquet`` or ``.pq`` in any case.
+
+    Raises
+    ------
+    FileNotFoundError
+        When there is no such file.
+    ValueError
+        When the path is a folder, the file is empty, not text, not valid CSV or Parquet, or
+        has no rows.
 
     Examples
     --------
@@ -103,11 +171,35 @@ def read_predictions(path) -> pd.DataFrame:
     FileNotFoundError: predictions file not found: missing.csv
     """
     path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"{path} is a folder, not a file of predictions")
     if not path.is_file():
         raise FileNotFoundError(f"predictions file not found: {path}")
-    if path.suffix == ".parquet":
-        return pd.read_parquet(path)
-    return pd.read_csv(path)
+    suffix = path.suffix.lower()
+    try:
+        if suffix in PARQUET_SUFFIXES:
+            frame = pd.read_parquet(path)
+        else:
+            frame = pd.read_csv(
+                path,
+                sep="\t" if suffix == ".tsv" else ",",
+                keep_default_na=False,
+                na_values=[""],
+            )
+    except pd.errors.EmptyDataError:
+        raise ValueError(
+            f"{path} is empty (expected a header row and one row per person)"
+        ) from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not UTF-8 text; save it as UTF-8 CSV or Parquet") from None
+    except pd.errors.ParserError as exc:
+        raise ValueError(f"{path} is not valid CSV: {str(exc).strip()}") from None
+    except (OSError, ValueError, TypeError, RuntimeError, ImportError) as exc:
+        kind = "Parquet" if suffix in PARQUET_SUFFIXES else "CSV"
+        raise ValueError(f"{path} could not be read as {kind}: {exc}") from None
+    if frame.empty:
+        raise ValueError(f"{path} has no rows")
+    return frame
 
 
 def audit_file(
@@ -136,8 +228,8 @@ def audit_file(
         raise ValueError(
             f"{path}: missing values in {bad[bad > 0].to_dict()}; drop or fill them before auditing"
         )
-    positive = _coerce(positive, frame[y_true])
-    reference = None if reference is None else _coerce(reference, frame[group])
+    positive = _coerce(positive, frame[y_true], option="positive")
+    reference = None if reference is None else _coerce(reference, frame[group], option="reference")
     return audit(
         frame[y_true].to_numpy(),
         frame[y_pred].to_numpy(),
@@ -147,10 +239,46 @@ def audit_file(
     )
 
 
-def _coerce(value, column: pd.Series):
-    if isinstance(value, str) and column.dtype.kind in "iufb":
+_TRUE_WORDS = {"true", "1", "yes"}
+_FALSE_WORDS = {"false", "0", "no"}
+
+
+def _coerce(value, column: pd.Series, *, option: str):
+    """A command-line string read as a value of ``column``'s type, or a clear error.
+
+    Examples
+    --------
+    >>> _coerce("1", pd.Series([0, 1]), option="--positive")
+    1
+    >>> _coerce("yes", pd.Series([True, False]), option="--positive")
+    True
+    >>> _coerce("1.5", pd.Series([0, 1]), option="--positive")
+    Traceback (most recent call last):
+    ...
+    ValueError: --positive '1.5' is not a whole number, but the column holds integers
+    """
+    if not isinstance(value, str):
+        return value
+    kind = column.dtype.kind
+    text = value.strip()
+    if kind == "b":
+        if text.lower() in _TRUE_WORDS:
+            return True
+        if text.lower() in _FALSE_WORDS:
+            return False
+        raise ValueError(f"{option} {value!r} is not true or false, but the column holds booleans")
+    if kind in "iuf":
         try:
-            return column.dtype.type(float(value))
+            number = float(text)
         except ValueError:
-            return value
+            raise ValueError(
+                f"{option} {value!r} is not a number, but the column holds numbers"
+            ) from None
+        if kind == "f":
+            return number
+        if not number.is_integer():
+            raise ValueError(
+                f"{option} {value!r} is not a whole number, but the column holds integers"
+            )
+        return int(number)
     return value

@@ -341,13 +341,23 @@ def _data(args: argparse.Namespace) -> int:
         arg("--group", default="group", help="column of group membership (default group)"),
         arg("--positive", default="1", help="the beneficial label (default 1)"),
         arg("--reference", help="group everyone is compared with (default: the largest)"),
-        arg("--output", help="also write the per-group table to this CSV file"),
+        arg(
+            "--output",
+            help="also write the per-group table to this CSV file (text cells that a "
+            "spreadsheet would run as formulas are prefixed with an apostrophe)",
+        ),
     ],
 )
 def _audit(args: argparse.Namespace) -> int:
     """Per-group rates, marginal benefit, OFI and DI against a reference group, and seed 004's
-    seven bias metrics for your own classifier's predictions."""
-    from fairbook.audit import audit_file
+    seven bias metrics for your own classifier's predictions.
+
+    The file is CSV (.csv, .tsv, compressed) or Parquet (.parquet, .pq), one row per person.
+    Only empty cells count as missing; labels may be integers, booleans or text; --positive
+    and --reference are read in the type of their column. Bad input ends with exit status 2
+    and one line naming the problem."""
+    from fairbook.audit import audit_file, printable
+    from fairbook.safe_csv import write_csv
 
     try:
         report = audit_file(
@@ -358,12 +368,18 @@ def _audit(args: argparse.Namespace) -> int:
             positive=args.positive,
             reference=args.reference,
         )
-    except (FileNotFoundError, ValueError) as exc:
-        raise UsageError(str(exc)) from None
+        if args.output:
+            write_csv(report.groups.join(report.versus_reference), args.output)
+    except (OSError, ValueError, MemoryError) as exc:  # FileNotFoundError is an OSError
+        raise UsageError(
+            printable(exc if not isinstance(exc, MemoryError) else _too_big())
+        ) from None
     print(report.to_text())
-    if args.output:
-        report.groups.join(report.versus_reference).to_csv(args.output)
     return 0
+
+
+def _too_big() -> str:
+    return "the file is too large for this machine's memory; audit a sample or a subset of columns"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from pathlib import Path
 import pandas as pd
 
 from fairbook.replication import Row
+from fairbook.safe_csv import write_csv
 
 __all__ = [
     "FIELDS",
@@ -342,8 +343,8 @@ def ledger_html(ledger: pd.DataFrame, *, chapter_url: str = "{chapter}.html") ->
 def write_ledger(ledger: pd.DataFrame, path) -> Path:
     """Write the ledger as CSV or JSON (by the file's suffix); returns the path.
 
-    Text cells that a spreadsheet would run as a formula (starting with ``= + - @``) are
-    prefixed with an apostrophe in the CSV.
+    Text cells that a spreadsheet would run as a formula are prefixed with an apostrophe in
+    the CSV (:func:`fairbook.safe_csv.write_csv`).
 
     Examples
     --------
@@ -357,13 +358,7 @@ def write_ledger(ledger: pd.DataFrame, path) -> Path:
     if suffix == ".json":
         path.write_text(ledger.to_json(orient="records", force_ascii=False), encoding="utf-8")
     elif suffix == ".csv":
-        safe = ledger.copy()
-        for column in safe.columns:
-            if not pd.api.types.is_numeric_dtype(safe[column]):
-                safe[column] = safe[column].map(
-                    lambda v: f"'{v}" if isinstance(v, str) and v[:1] in "=+-@" else v
-                )
-        safe.to_csv(path, index=False)
+        write_csv(ledger, path, index=False)
     else:
         raise ValueError(f"write the ledger to a .csv or .json file, not {path.name!r}")
     return path

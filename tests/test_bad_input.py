@@ -1,0 +1,294 @@
+"""The bad-input suite: every public counting entry point and ``fairbook audit``, tried as a
+hostile or careless user would.
+
+This module mirrors no single file of ``src``: it is the table of issue 14's "unusual inputs"
+(booleans, text, absent labels, empty files, huge sparse values, spreadsheet formulas, control
+characters, unreadable paths) with what each must give -- a value, or an error of a named type
+whose message names the problem -- plus hypothesis properties shared by all counting paths.
+The command line must never show a traceback: bad input ends with exit status 2 and one line.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fairbook.audit import audit
+from fairbook.cli import main
+from fairbook.confusion import confusion_counts, multiclass_counts
+from fairbook.metrics import bias_report, compare, compute
+
+# ------------------------------------------------------------------ the library, as a table
+LIBRARY_ERRORS = [
+    # (label, call, fragment of the ValueError's message)
+    ("scalar labels", lambda: confusion_counts(1, 1), "one-dimensional"),
+    ("2-D labels", lambda: confusion_counts([[1, 0]], [[1, 0]]), "one-dimensional"),
+    ("lengths differ", lambda: confusion_counts([1, 0], [1]), "differ in length"),
+    ("NaN label", lambda: confusion_counts([1.0, np.nan], [1.0, 0.0]), "missing value"),
+    ("None group", lambda: confusion_counts([1, 0], [1, 0], [None, "a"]), "missing value"),
+    ("three labels", lambda: confusion_counts([0, 1, 2], [0, 1, 1]), "labels other than"),
+    ("absent positive", lambda: confusion_counts([0, 1], [0, 1], positive=2), "occurs in neither"),
+    ("fractional positive", lambda: confusion_counts([0, 1], [0, 1], positive=0.5), "whole"),
+    ("text positive, int labels", lambda: confusion_counts([0, 1], [0, 1], positive="1"), "number"),
+    ("int positive, text labels", lambda: confusion_counts(["0", "1"], ["1", "1"]), "did you"),
+    ("bool labels, positive 2", lambda: confusion_counts([True], [False], positive=2), "boolean"),
+    ("list positive", lambda: confusion_counts([0, 1], [0, 1], positive=[1]), "single label"),
+    (
+        "unorderable groups",
+        lambda: confusion_counts([0, 1], [0, 1], np.array([1, "a"], dtype=object)),
+        "cannot be ordered",
+    ),
+    (
+        "scores as classes",
+        lambda: multiclass_counts(np.arange(12_000.0), np.zeros(12_000)),
+        "scores",
+    ),
+    ("compute: 3 cells", lambda: compute("TPR", [1, 2, 3]), "length 4"),
+    ("compute: negative", lambda: compute("TPR", [1, -2, 3, 4]), "negative"),
+    ("compute: text", lambda: compute("TPR", ["a", "b", "c", "d"]), "numeric"),
+    ("compute: NaN", lambda: compute("TPR", [np.nan, 1, 1, 1]), "non-finite"),
+    ("compute: unknown", lambda: compute("XYZ", [1, 1, 1, 1]), "unknown metric"),
+    ("compare: unknown", lambda: compare("NOPE", [1, 0, 0, 0], [1, 0, 0, 0]), "unknown"),
+    ("compare: inf", lambda: compare("OFI", [np.inf, 1, 1, 1], [1, 1, 1, 1]), "non-finite"),
+    ("bias_report: one group", lambda: bias_report([1, 0], [1, 0], ["a", "a"]), "two groups"),
+    ("bias_report: empty", lambda: bias_report([], [], []), "two groups"),
+    (
+        "bias_report: absent positive",
+        lambda: bias_report([1, 0], [1, 0], ["a", "b"], positive=7),
+        "not among the labels",
+    ),
+    ("audit: empty", lambda: audit([], [], []), "no rows"),
+    ("audit: absent positive", lambda: audit([0, 0], [0, 0], ["a", "b"]), "occurs in neither"),
+    ("audit: bad reference", lambda: audit([1, 0], [1, 0], ["a", "b"], reference="z"), "'z'"),
+    (
+        "audit: reference of wrong type",
+        lambda: audit([1, 0], [1, 0], [1, 2], reference="1"),
+        "not a number",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("call", "fragment"),
+    [case[1:] for case in LIBRARY_ERRORS],
+    ids=[case[0] for case in LIBRARY_ERRORS],
+)
+def test_library_refuses_with_a_message(call, fragment):
+    with pytest.raises(ValueError, match=fragment) as info:
+        call()
+    assert "np.int64" not in str(info.value) and "np.str_" not in str(info.value)
+
+
+LIBRARY_VALUES = [
+    # (label, call, expected) -- unusual but meaningful input gives the right answer
+    ("bool labels", lambda: confusion_counts([True, False], [True, True]).tolist(), [1, 0, 1, 0]),
+    (
+        "bool, positive=True",
+        lambda: confusion_counts([True], [True], positive=True).tolist(),
+        [1, 0, 0, 0],
+    ),
+    (
+        "constant, non-adjacent",
+        lambda: confusion_counts([0, 0], [5, 5], positive=0).tolist(),
+        [0, 2, 0, 0],
+    ),
+    ("all one negative label", lambda: confusion_counts([3, 3], [3, 3]).tolist(), [0, 0, 0, 2]),
+    ("empty", lambda: confusion_counts([], []).tolist(), [0, 0, 0, 0]),
+    (
+        "huge sparse groups",
+        lambda: confusion_counts([1, 0], [1, 1], [-(2**62), 2**62]).tolist(),
+        [[1, 0, 0, 0], [0, 0, 1, 0]],
+    ),
+    (
+        "formula-like labels",
+        lambda: confusion_counts(["=1", "=0"], ["=1", "=1"], positive="=1").tolist(),
+        [1, 0, 1, 0],
+    ),
+    (
+        "bias_report on booleans",
+        lambda: bias_report(
+            [True, False, True, False],
+            [True, True, False, False],
+            ["a", "a", "b", "b"],
+            positive=1,
+        ).index.tolist(),
+        [True],
+    ),
+    ("compute: undefined is NaN", lambda: bool(np.isnan(compute("TPR", [0, 0, 3, 4]))), True),
+]
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [case[1:] for case in LIBRARY_VALUES],
+    ids=[case[0] for case in LIBRARY_VALUES],
+)
+def test_library_answers_unusual_input(call, expected):
+    assert call() == expected
+
+
+# ------------------------------------------------------------------ the command line, as a table
+def _csv(text: str):
+    return _bytes(text.encode("utf-8"))
+
+
+def _bytes(data: bytes, suffix: str = ".csv"):
+    def write(path):
+        target = path.with_suffix(suffix)
+        target.write_bytes(data)
+        return target
+
+    return write
+
+
+def _folder(path):
+    path.mkdir()
+    return path
+
+
+BINARY = "y_true,y_pred,group\n1,1,a\n0,1,a\n1,0,b\n0,0,b\n"
+
+CLI_ERRORS = [
+    # (label, make the input file, extra arguments, fragment of the one-line error)
+    ("no such file", lambda p: p / "nope.csv", [], "not found"),
+    ("a folder", _folder, [], "is a folder"),
+    ("empty file", _bytes(b""), [], "is empty"),
+    ("header only", _csv("y_true,y_pred,group\n"), [], "no rows"),
+    ("missing column", _csv("y_true,y_pred\n1,1\n"), [], "missing column"),
+    ("missing value", _csv("y_true,y_pred,group\n1,,a\n0,1,b\n"), [], "missing values"),
+    ("not UTF-8", _bytes(b"y_true,y_pred,group\n1,1,\xff\xfe\n"), [], "not UTF-8"),
+    ("ragged rows", _csv('y_true,y_pred,group\n1,1,a\n0,1,"b\n'), [], "CSV"),
+    ("three labels", _csv("y_true,y_pred,group\n0,1,a\n2,1,b\n"), [], "labels other than"),
+    ("probabilities", _csv("y_true,y_pred,group\n1,0.7,a\n0,0.2,b\n"), [], "labels other than"),
+    ("--positive absent", _csv(BINARY), ["--positive", "2"], "occurs in neither"),
+    ("--positive fraction", _csv(BINARY), ["--positive", "1.5"], "not a whole number"),
+    ("--positive text", _csv(BINARY), ["--positive", "yes"], "not a number"),
+    (
+        "--positive on booleans",
+        _csv("y_true,y_pred,group\nTrue,False,a\nFalse,False,b\n"),
+        ["--positive", "maybe"],
+        "not true or false",
+    ),
+    ("--reference absent", _csv(BINARY), ["--reference", "z"], "not among the groups"),
+    (
+        "--reference wrong type",
+        _csv(BINARY.replace(",a", ",1").replace(",b", ",2")),
+        ["--reference", "x"],
+        "not a number",
+    ),
+    ("corrupt Parquet", _bytes(b"PAR1 not really", ".parquet"), [], "as Parquet"),
+    (
+        "--output folder missing",
+        _csv(BINARY),
+        ["--output", "{tmp}/no/such/out.csv"],
+        "does not exist",
+    ),
+    ("--output is a folder", _csv(BINARY), ["--output", "{tmp}"], "is a folder"),
+]
+
+
+@pytest.mark.parametrize(
+    ("make", "extra", "fragment"),
+    [case[1:] for case in CLI_ERRORS],
+    ids=[case[0] for case in CLI_ERRORS],
+)
+def test_cli_bad_input_exits_2_with_one_line(tmp_path, capsys, make, extra, fragment):
+    path = make(tmp_path / "input")
+    args = [a.replace("{tmp}", str(tmp_path)) for a in extra]
+    with pytest.raises(SystemExit) as info:
+        main(["audit", str(path), *args])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
+    assert fragment in err, err
+
+
+def test_cli_booleans_text_labels_and_na_groups(tmp_path, capsys):
+    path = tmp_path / "bools.csv"
+    path.write_text("y_true,y_pred,group\nTrue,True,NA\nFalse,True,NA\nTrue,False,b\n")
+    assert main(["audit", str(path), "--positive", "true"]) == 0
+    out = capsys.readouterr().out
+    assert "Positive (beneficial) label: True" in out
+    assert "NA" in out  # a group called NA is a group, not a missing value
+    text = tmp_path / "text.csv"
+    text.write_text("y_true,y_pred,group\nyes,yes,a\nno,yes,a\nyes,no,b\n")
+    assert main(["audit", str(text), "--positive", "yes"]) == 0
+
+
+def test_cli_formula_and_control_characters_in_group_names(tmp_path, capsys):
+    path = tmp_path / "hostile.csv"
+    pd.DataFrame(
+        {
+            "y_true": [1, 0, 1, 0],
+            "y_pred": [1, 1, 0, 0],
+            "group": ['=HYPERLINK("http://x")', '=HYPERLINK("http://x")', "ok\x1b[2J", "ok\x1b[2J"],
+        }
+    ).to_csv(path, index=False)
+    out_csv = tmp_path / "out.csv"
+    assert main(["audit", str(path), "--output", str(out_csv)]) == 0
+    shown = capsys.readouterr().out
+    assert "\x1b" not in shown and "\\x1b" in shown  # escaped for the terminal
+    written = pd.read_csv(out_csv, index_col=0)
+    assert all(not str(g).startswith(("=", "+", "-", "@")) for g in written.index)
+    assert '\'=HYPERLINK("http://x")' in written.index
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".pq", ".PARQUET"])
+def test_cli_reads_parquet_by_suffix_in_any_case(tmp_path, capsys, suffix):
+    path = tmp_path / f"preds{suffix}"
+    pd.DataFrame(
+        {"y_true": [1, 0, 1, 0], "y_pred": [1, 1, 0, 0], "group": list("aabb")}
+    ).to_parquet(path)
+    assert main(["audit", str(path)]) == 0
+    assert "OFI" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------ properties of every path
+rows_strategy = st.lists(
+    st.tuples(st.booleans(), st.booleans(), st.integers(0, 5)), min_size=1, max_size=60
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows_strategy, st.randoms(use_true_random=False))
+def test_counts_sum_to_n_and_ignore_row_order_and_group_names(rows, rnd):
+    y_true, y_pred, groups = (np.array(c) for c in zip(*rows, strict=True))
+    counts, labels = confusion_counts(y_true, y_pred, groups, positive=True, return_groups=True)
+    assert counts.sum() == len(rows) and (counts >= 0).all()
+    order = np.array(rnd.sample(range(len(rows)), len(rows)))
+    shuffled = confusion_counts(y_true[order], y_pred[order], groups[order], positive=True)
+    np.testing.assert_array_equal(shuffled, counts)
+    renamed = np.array([f"group {9 - g}" for g in groups])  # a bijection that reverses order
+    counts_r, labels_r = confusion_counts(
+        y_true, y_pred, renamed, positive=True, return_groups=True
+    )
+    by_name = dict(zip(labels_r.tolist(), counts_r.tolist(), strict=True))
+    for label, row in zip(labels.tolist(), counts.tolist(), strict=True):
+        assert by_name[f"group {9 - label}"] == row
+
+
+DENOMINATORS = {
+    "ACC": lambda tp, fn, fp, tn: tp + fn + fp + tn,
+    "PREV": lambda tp, fn, fp, tn: tp + fn + fp + tn,
+    "PPR": lambda tp, fn, fp, tn: tp + fn + fp + tn,
+    "TPR": lambda tp, fn, fp, tn: tp + fn,
+    "FNR": lambda tp, fn, fp, tn: tp + fn,
+    "FPR": lambda tp, fn, fp, tn: fp + tn,
+    "TNR": lambda tp, fn, fp, tn: fp + tn,
+    "PPV": lambda tp, fn, fp, tn: tp + fp,
+    "FDR": lambda tp, fn, fp, tn: tp + fp,
+    "NPV": lambda tp, fn, fp, tn: fn + tn,
+    "FOR": lambda tp, fn, fp, tn: fn + tn,
+    "F1": lambda tp, fn, fp, tn: 2 * tp + fn + fp,
+}
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 3), min_size=4, max_size=4))
+def test_nan_exactly_where_a_rate_is_undefined(cm):
+    for name, denominator in DENOMINATORS.items():
+        assert bool(np.isnan(compute(name, cm))) == (denominator(*cm) == 0), (name, cm)

@@ -1,4 +1,4 @@
-"""Benchmark: exact MATCH CDFs, O(√n)–O(n) conditioning vs the paper's O(n²) double sums.
+"""Benchmark: exact MATCH CDFs, sums of O(√n) conditional terms vs the paper's O(n²) double sums.
 
 Run ``python benchmarks/bench_match.py`` (add ``--quick`` to skip n = 10⁴ for the naive
 sums). Prints a table and writes ``benchmarks/results/bench_match.json`` with the command,

@@ -215,3 +215,35 @@ def test_group_errors():
         U.eo_gaps([1, 0], [1, 0], ["a"])
     with pytest.raises(ValueError, match="differ in length"):
         U.eo_gaps([1, 0], [1], ["a", "b"])
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda g, gs: U.ucerf_group([1, -1, 1, 1], [1, 0, 1, 0], g, groups=gs),
+        lambda g, gs: U.desirability_rates([1, -1, 1, 1], [1, 0, 1, 0], g, groups=gs),
+        lambda g, gs: U.eo_gaps([1, 0, 1, 0], [1, 0, 0, 0], g, groups=gs),
+    ],
+    ids=["ucerf_group", "desirability_rates", "eo_gaps"],
+)
+def test_an_unknown_group_label_raises_naming_it_and_the_groups_present(call):
+    group = ["female", "female", "male", "male"]
+    call(group, ("female", "male"))  # the right labels do not raise
+    with pytest.raises(ValueError, match=r"unknown group 'femal'.*\['female', 'male'\]"):
+        call(group, ("femal", "male"))
+    with pytest.raises(ValueError, match=r"unknown groups 'f', 'm'.*\['female', 'male'\]"):
+        call(group, ("f", "m"))
+    with pytest.raises(ValueError, match="two different groups"):
+        call(group, ("male", "male"))
+    with pytest.raises(ValueError, match="two groups"):
+        call(group, "fm")
+
+
+def test_named_groups_may_be_two_of_several_and_of_any_type():
+    d, y = [1, -1, 1, 1, 0, 0], [1, 0, 1, 0, 1, 0]
+    # the third group is left out: same value as without its samples
+    assert U.ucerf_group(d, y, [1, 1, 2, 2, 3, 3], groups=(1, 2)) == U.ucerf_group(
+        d[:4], y[:4], [1, 1, 2, 2]
+    )
+    with pytest.raises(ValueError, match=r"unknown group '1'.*\[1, 2, 3\]"):
+        U.ucerf_group(d, y, [1, 1, 2, 2, 3, 3], groups=("1", 2))

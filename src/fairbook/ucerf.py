@@ -271,9 +271,21 @@ def _two_groups(group, n: int, groups) -> tuple[np.ndarray, tuple]:
                 f"{list(present)[:5]}; pass groups=(a, b)"
             )
         groups = tuple(sorted(present, key=str))
-    if len(groups) != 2:
+    if isinstance(groups, str) or len(groups) != 2:
         raise ValueError(f"groups must name two groups, got {groups!r}")
-    return g, tuple(groups)
+    groups = tuple(groups)
+    if groups[0] == groups[1]:
+        raise ValueError(f"groups must name two different groups, got {groups!r}")
+    missing = [name for name in groups if not np.any(g == name)]
+    if missing:
+        present = sorted(pd.unique(pd.Series(g)).tolist(), key=str)
+        raise ValueError(
+            f"unknown group{'s' if len(missing) > 1 else ''} "
+            f"{', '.join(repr(name) for name in missing)} in groups={groups!r}: no sample "
+            f"has {'these labels' if len(missing) > 1 else 'this label'}; the groups "
+            f"present are {present[:10]!r}{' ...' if len(present) > 10 else ''}"
+        )
+    return g, groups
 
 
 def desirability_rates(d, y_true, group, *, groups=None) -> pd.DataFrame:
@@ -288,13 +300,20 @@ def desirability_rates(d, y_true, group, *, groups=None) -> pd.DataFrame:
     group : array_like
         Group of each sample; exactly two groups (or name them with ``groups``).
     groups : tuple, optional
-        ``(a, b)``: the two groups, in the order of the rows.
+        ``(a, b)``: two different labels of ``group``, in the order of the rows. Samples
+        of any other group are left out.
 
     Returns
     -------
     DataFrame
         Index the two groups; columns ``TPD``, ``FPD``, ``n_pos``, ``n_neg``. A rate
         with no sample to average is NaN.
+
+    Raises
+    ------
+    ValueError
+        Without ``groups``, when ``group`` does not hold exactly two labels; with it, when
+        a named group has no sample (a misspelt label), naming it and the groups present.
 
     Examples
     --------
@@ -342,6 +361,12 @@ def ucerf_group(d, y_true, group, *, groups=None, agg: str = "worst_case") -> fl
     -------
     float in ``[0, 1]``; NaN if a group lacks positives or negatives.
 
+    Raises
+    ------
+    ValueError
+        For an unknown ``agg``, or a group in ``groups`` that no sample belongs to (a
+        misspelt label would otherwise give NaN, as a group with no sample to average).
+
     Examples
     --------
     A fully confident model: ``1 −`` the equalized-odds difference.
@@ -371,7 +396,8 @@ def eo_gaps(y_true, y_pred, group, *, groups=None) -> dict:
     group : array_like
         Two groups (e.g. pro- vs anti-stereotypical, or male vs female pronoun).
     groups : tuple, optional
-        ``(a, b)``; gaps are ``a − b``.
+        ``(a, b)``, two labels of ``group`` that each occur (else ValueError); gaps are
+        ``a − b``.
 
     Returns
     -------

@@ -157,3 +157,49 @@ def test_unknown_metric_names_the_choices():
 def test_undefined_reason_needs_one_matrix():
     with pytest.raises(ValueError, match="one confusion matrix"):
         undefined_reason("ACC", [CM, CM])
+
+
+def _small_sklearn_case():
+    y_true = np.array([1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1])
+    y_pred = np.array([1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 0])
+    cm = confusion_counts(y_true, y_pred)
+    return cm, matthews_corrcoef(y_true, y_pred)
+
+
+@pytest.mark.parametrize(
+    "scale",
+    [10**9, 10**10, 10**17, 1e77, 1e150, 1e300, 1e-80, 1e-300, 1e-320],
+    ids=lambda s: f"{s:g}",
+)
+def test_mcc_is_scale_invariant_at_any_magnitude(scale):
+    # MCC is homogeneous of degree 0 in the counts; the textbook denominator, the square
+    # root of a product of four margins, overflows for counts of ~1e77 (MCC came out 0)
+    # and underflows for tiny real-valued counts (NaN or a few significant digits).
+    cm, expected = _small_sklearn_case()
+    assert compute("MCC", cm) == pytest.approx(expected, rel=1e-12)
+    scaled = np.asarray(cm) * scale  # integer scales stay int64 counts
+    assert compute("MCC", scaled) == pytest.approx(expected, rel=1e-12)
+
+
+def test_mcc_of_perfect_and_inverted_classifiers_with_extreme_class_sizes():
+    # one class 1e300 times larger than the other: still a perfect (or perfectly wrong)
+    # classifier, MCC = ±1 as for any perfect classification (sklearn: y against y)
+    y = np.array([1, 0, 0])
+    assert matthews_corrcoef(y, y) == 1.0
+    assert matthews_corrcoef(y, 1 - y) == -1.0
+    assert compute("MCC", [1e300, 0, 0, 1]) == pytest.approx(1.0, rel=1e-12)
+    assert compute("MCC", [0, 1e300, 1, 0]) == pytest.approx(-1.0, rel=1e-12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(0, 50), min_size=4, max_size=4),
+    st.integers(-300, 300),
+)
+def test_mcc_scale_invariance_property(cm, exponent):
+    base = compute("MCC", cm)
+    scaled = compute("MCC", np.array(cm, dtype=float) * 10.0**exponent)
+    if np.isnan(base):  # a hole stays a hole at every scale
+        assert np.isnan(scaled)
+    else:
+        assert scaled == pytest.approx(base, rel=1e-12, abs=1e-15)

@@ -230,6 +230,65 @@ def test_berry_esseen_bounds_the_normal_error():
         match.berry_esseen_bound(P_FIG, 10, "TPR")
 
 
+# --------------------------------------------------------------------------- degenerate laws
+# References under which a metric with a normal approximation is a point mass (variance
+# 0): a binomial rate of 0 or 1; for B, all of the mass on TP + TN (B = 0), on FP (B = 1,
+# FP − FN then moves in steps of 2) or on FN (B = −1). Each comes with a nearby
+# non-degenerate reference (eps = 1e-9 moved between cells) for the sd → 0 limit.
+EPS = 1e-9
+DEGENERATE = [
+    ("ACC", [0.5, 0.0, 0.0, 0.5], [0.5 - EPS, EPS, 0.0, 0.5]),  # ACC = 1
+    ("ACC", [0.0, 0.5, 0.5, 0.0], [EPS, 0.5 - EPS, 0.5, 0.0]),  # ACC = 0
+    ("PREV", [0.7, 0.3, 0.0, 0.0], [0.7, 0.3 - EPS, EPS, 0.0]),  # PREV = 1
+    ("PPR", [0.0, 0.6, 0.0, 0.4], [EPS, 0.6 - EPS, 0.0, 0.4]),  # PPR = 0
+    ("B", [0.5, 0.0, 0.0, 0.5], [0.5, EPS, EPS, 0.5 - 2 * EPS]),  # B = 0
+    ("B", [0.0, 0.0, 1.0, 0.0], [0.0, EPS, 1.0 - EPS, 0.0]),  # B = 1
+    ("B", [0.0, 1.0, 0.0, 0.0], [0.0, 1.0 - EPS, EPS, 0.0]),  # B = −1
+]
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5])
+@pytest.mark.parametrize(("metric", "p", "_"), DEGENERATE)
+def test_normal_against_a_degenerate_reference_is_the_exact_point_mass(metric, p, _, n):
+    p = np.array(p)
+    cms, probs = enumerated_law(n, p)
+    values = compute(metric, cms)
+    support = np.unique(values[probs > 0])
+    assert support.size == 1  # the exact law is a point mass at `at` ...
+    assert math.isnan(match.berry_esseen_bound(p, n, metric))  # ... of variance 0
+    at = support[0]
+    for cm in cms:  # every matrix of size n, also those impossible under p
+        s = compute(metric, cm)
+        want_lower, want_upper = oracle_tails(metric, cm, cms, probs)
+        assert want_lower == (1.0 if s >= at - 1e-12 else 0.0)
+        assert want_upper == (1.0 if s <= at + 1e-12 else 0.0)
+        lower = match.cdf(metric, cm, p, method="normal")
+        upper = match.sf(metric, cm, p, method="normal")
+        assert (lower, upper) == (want_lower, want_upper), (metric, cm)
+        assert (match.cdf(metric, cm, p), match.sf(metric, cm, p)) == pytest.approx(
+            (lower, upper), abs=1e-12
+        )  # the exact method agrees
+        p_equal = probs[np.abs(values - s) < 1e-12].sum()
+        assert lower + upper - p_equal == pytest.approx(1.0, abs=1e-12)
+        assert match.test(metric, cm, p, method="normal") == (1.0 if abs(s - at) < 1e-12 else 0.0)
+    assert match.approximation_error(metric, p, n, method="normal") == 0.0
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5])
+@pytest.mark.parametrize(("metric", "p", "nearby"), DEGENERATE)
+def test_degenerate_normal_is_the_limit_of_the_continuity_corrected_one(metric, p, nearby, n):
+    # the point mass is what the continuity-corrected normal CDF tends to as sd -> 0
+    # (here sd is about 1e-4, so the corrected z-scores are about ±5000)
+    p, nearby = np.array(p), np.array(nearby)
+    assert match.berry_esseen_bound(nearby, n, metric) > 0  # not degenerate
+    cms, _ = enumerated_law(n, p)
+    for cm in cms:
+        for tail in (match.cdf, match.sf):
+            assert tail(metric, cm, p, method="normal") == tail(
+                metric, cm, nearby, method="normal"
+            ), (metric, cm, tail.__name__)
+
+
 # --------------------------------------------------------------------------- moments
 def test_moments_of_acc_are_binomial():
     p, n = 0.7, 40  # ACC = TP + TN: .3 + .4

@@ -62,3 +62,52 @@ def test_bad_options():
         reliability_diagram([[0.5, 0.5]], [0], n_bins=0)
     with pytest.raises(ValueError, match="mode"):
         reliability_diagram([[0.5, 0.5]], [0], mode="classwise")
+
+
+@pytest.mark.parametrize(
+    "n_bins", [10.0, 2.5, np.float64(5.0), True, False, np.bool_(True), "10", None]
+)
+@pytest.mark.parametrize("function", [reliability_diagram, expected_calibration_error])
+def test_non_integer_n_bins_is_a_type_error_naming_n_bins(function, n_bins):
+    with pytest.raises(TypeError, match="n_bins must be an integer"):
+        function([[0.5, 0.5]], [0], n_bins=n_bins)
+
+
+@pytest.mark.parametrize("n_bins", [0, -1, -10, np.int64(0), np.int32(-3)])
+@pytest.mark.parametrize("function", [reliability_diagram, expected_calibration_error])
+def test_n_bins_below_one_is_a_value_error(function, n_bins):
+    with pytest.raises(ValueError, match="n_bins must be an integer >= 1"):
+        function([[0.5, 0.5]], [0], n_bins=n_bins)
+
+
+@pytest.mark.parametrize("n_bins", [np.int64(7), np.int32(7), np.uint8(7), 7])
+def test_numpy_integer_n_bins_match_scikit_learn(n_bins):
+    rng = np.random.default_rng(2)
+    p = rng.uniform(size=2000)
+    y = (rng.uniform(size=p.size) < p**2).astype(int)
+    table = reliability_diagram(p, y, n_bins=n_bins, mode="positive")
+    assert len(table) == 7
+    prob_true, prob_pred = calibration_curve(y, p, n_bins=7, strategy="uniform")
+    filled = table[table["count"] > 0]
+    np.testing.assert_allclose(filled["accuracy"], prob_true)
+    np.testing.assert_allclose(filled["confidence"], prob_pred)
+
+
+def test_one_bin_ece_is_the_gap_of_the_means():
+    # with a single bin, ECE = |mean accuracy − mean confidence| (closed form)
+    probs = np.array([[0.9, 0.1], [0.6, 0.4], [0.3, 0.7], [0.95, 0.05]])
+    y = np.array([0, 1, 1, 1])
+    hits = probs.argmax(axis=1) == y
+    expected = abs(hits.mean() - probs.max(axis=1).mean())
+    assert expected_calibration_error(probs, y, n_bins=1) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(
+    "mode",
+    ["classwise", "Top-Label", "", None, 1, ["top-label"], np.array(["top-label", "positive"])],
+    ids=repr,
+)
+@pytest.mark.parametrize("function", [reliability_diagram, expected_calibration_error])
+def test_unknown_mode_names_the_choices(function, mode):
+    with pytest.raises(ValueError, match=r"mode must be one of \('top-label', 'positive'\)"):
+        function([[0.5, 0.5]], [0], mode=mode)

@@ -245,8 +245,24 @@ def _cells(cm):
 
 
 def _mcc(tp, fn, fp, tn):
-    denominator = np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
-    return _ratio(tp * tn - fp * fn, denominator)
+    """MCC without overflow or underflow at any scale of the counts.
+
+    MCC is invariant to scaling all four counts, so they are first divided by the
+    largest of them (each then lies in [0, 1], and a zero count stays zero). The
+    denominator is ``sqrt(PP·PN) · sqrt(AP·AN)`` (predicted positives times predicted
+    negatives, actual positives times actual negatives): each pair sums to ``n / max >=
+    1``, so one factor of each product is at least 1/2 and neither product overflows or
+    underflows. The textbook ``sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN))`` overflows to inf for
+    counts of about 1e77 (MCC came out 0) and underflows to 0 for tiny real-valued counts
+    (MCC came out NaN). A margin is 0 exactly when it was 0 before scaling, so the holes
+    are unchanged. The result is clipped to [-1, 1] (Cauchy–Schwarz), which only removes
+    rounding such as ``-1.0000000000000002``.
+    """
+    largest = np.maximum(np.maximum(tp, fn), np.maximum(fp, tn))
+    scale = np.where(largest > 0, largest, 1.0)
+    tp, fn, fp, tn = tp / scale, fn / scale, fp / scale, tn / scale
+    denominator = np.sqrt((tp + fp) * (tn + fn)) * np.sqrt((tp + fn) * (tn + fp))
+    return np.clip(_ratio(tp * tn - fp * fn, denominator), -1.0, 1.0)
 
 
 def _pt(tp, fn, fp, tn):

@@ -8,14 +8,18 @@ the two-sided p-value ``min(1, 2 min(P(S <= s), P(S >= s)))``.
 Methods (:func:`methods_for` lists those valid for a metric):
 
 ``exact``
-    Binomial metrics (Theorem 4.5, a binomial CDF), the marginal benefit B (Theorems
-    4.6–4.7) and every joint-ratio metric (Theorem 4.9). Computed in O(n), not the
-    paper's O(n²): with ``m = FP + FN ~ Binomial(n, p+ + p−)`` and
-    ``FP | m ~ Binomial(m, p+/(p+ + p−))``, ``P(FP − FN <= k) = Σ_m P(m)
-    P(FP <= ⌊(k + m)/2⌋ | m)``; likewise a JRM conditions on ``m = c_i + c_j``. The sums
-    run over the bulk of ``P(m)`` only (``|m − E m| <= 12 sd + 40``); Bernstein's
-    inequality puts the skipped mass below 2e-26, so the work is O(min(n, 24 sd + 80)),
-    i.e. O(√n).
+    Binomial metrics (Theorem 4.5: one binomial CDF), the marginal benefit B (Theorems
+    4.6–4.7) and every joint-ratio metric (Theorem 4.9). B and a JRM are one sum over
+    ``m``, not the paper's double sum of O(n²) terms: with ``m = FP + FN ~ Binomial(n,
+    p+ + p−)`` and ``FP | m ~ Binomial(m, p+/(p+ + p−))``, ``P(FP − FN <= k) = Σ_m P(m)
+    P(FP <= ⌊(k + m)/2⌋ | m)``; likewise a JRM conditions on ``m = c_i + c_j``. The sum
+    runs over the bulk of ``P(m)`` only (``|m − E m| <= 12 sd + 40``; Bernstein's
+    inequality puts the skipped mass below 2e-26), so it has at most
+    ``min(n + 1, 24 sd + 83)`` terms: O(√n) *terms*, but not O(√n) *time*. Each term is
+    a binomial CDF, i.e. a regularised incomplete beta function (scipy's ``binom.cdf``,
+    Boost's ``ibeta``), whose cost grows with ``m``, so the time grows faster than √n;
+    a binomial metric is one incomplete beta. ``benchmarks/bench_match.py`` measures it against the
+    paper's double sums.
 ``enumerate``
     Any metric (also F1, MCC, PT), by summing the multinomial pmf over all
     ``C(n + 3, 3)`` matrices; O(n³), so ``n <= 200``. The oracle for small groups.
@@ -24,7 +28,11 @@ Methods (:func:`methods_for` lists those valid for a metric):
     ERRATA): ``Φ((k + h − n μ) / (σ √n))`` with continuity correction ``h = 1/2`` (``h =
     1`` for B when ``p_TP + p_TN = 0``, where ``FP − FN`` moves in steps of 2). The paper
     says the correction cancels for B; it does not (it corrects the difference, not each
-    count), and the correction is kept.
+    count), and the correction is kept. A reference of variance 0 (a binomial rate of 0
+    or 1; for B all mass on FP, on FN or on TP + TN) makes the count the point mass at
+    its mean: ``P(X <= k) = 1`` if ``k >= mean`` else 0, ``P(X >= k) = 1`` if
+    ``k <= mean`` else 0, exact and equal to the ``σ → 0`` limit of the corrected
+    formula at every lattice point.
 ``peizer_pratt``
     Binomial metrics, Eqs. 4.46–4.47 (the absolute value ``|x + 1/2 − np|`` the extracted
     text drops is restored, so z carries the sign of the deviation). For B only with
@@ -258,7 +266,12 @@ def _b_params(p: np.ndarray):
 
 
 def _exact_b(k: np.ndarray, n: int, p: np.ndarray, upper: bool) -> np.ndarray:
-    """P(FP − FN <= k) (or >= k) for integer k, O(n) per k."""
+    """P(FP − FN <= k) (or >= k) for integer k.
+
+    One sum of O(√n) binomial-CDF terms per ``k`` (the bulk of ``m``); the time grows
+    faster than √n, as each term's incomplete beta costs more for larger ``m`` (module
+    docstring, ``exact``).
+    """
     p_plus, p_minus, _ = _b_params(p)
     p_err = p_plus + p_minus
     m = _bulk(n, p_err)
@@ -339,9 +352,38 @@ def _enumerated_cdf(s: np.ndarray, metric: str, n: int, p: np.ndarray, upper: bo
 
 # --------------------------------------------------------------------------- approximations
 def _normal_lattice(k: np.ndarray, mean: float, var: float, half: float, upper: bool):
+    """Continuity-corrected normal tail of a lattice law at lattice points ``k``.
+
+    Parameters
+    ----------
+    k : ndarray
+        Lattice points (counts, or ``FP − FN`` moved onto its lattice).
+    mean, var : float
+        Mean and variance of the count.
+    half : float
+        Half the lattice step (1/2, or 1 for ``FP − FN`` in steps of 2).
+    upper : bool
+        ``P(X >= k) ≈ 1 − Φ((k − half − mean) / sd)`` if true, else
+        ``P(X <= k) ≈ Φ((k + half − mean) / sd)``.
+
+    Returns
+    -------
+    ndarray of float
+
+    Notes
+    -----
+    ``var <= 0`` is a degenerate reference (a binomial rate of 0 or 1; for B, all of the
+    reference's mass on FP, on FN, or on TP + TN), whose count is the point mass at
+    ``mean``; no normal law is involved and the result is exact:
+    ``P(X <= k) = 1 if k >= mean else 0`` and ``P(X >= k) = 1 if k <= mean else 0`` (up
+    to ``_TOL`` rounding in ``mean``). ``mean`` is then itself a lattice point, so at every
+    lattice ``k`` this is the limit ``sd → 0`` of the continuity-corrected formulas:
+    ``k + half − mean`` and ``k − half − mean`` are never 0 there and their signs decide.
+    (Before, the two tails were swapped: ``P(X <= k)`` was 1 below the mean.)
+    """
     k = np.asarray(k, dtype=np.float64)
     if var <= 0:  # a point mass at ``mean``
-        hit = k <= mean + _TOL if not upper else k >= mean - _TOL
+        hit = k <= mean + _TOL if upper else k >= mean - _TOL
         return hit.astype(np.float64)
     sd = math.sqrt(var)
     if upper:
@@ -777,9 +819,10 @@ def _pairs(m: np.ndarray):
 def distribution(metric: str, p_ref, n) -> Distribution:
     """Exact distribution of ``metric`` for a group of ``n`` drawn from ``p_ref``.
 
-    Binomial metrics: O(n). B and joint-ratio metrics: over the pairs ``(m, k)`` of the
-    conditional decomposition (O(n·√n) after trimming negligible ``m``). F1, MCC, PT: by
-    enumerating every matrix (``n <= 200``).
+    Binomial metrics: ``n + 1`` binomial pmf values. B and joint-ratio metrics: two pmf
+    values for each pair ``(m, k)``, ``0 <= k <= m``, of the conditional decomposition,
+    with ``m`` in the O(√n) bulk of its law (negligible ``m`` trimmed), so O(n·√n)
+    pairs. F1, MCC, PT: by enumerating every matrix (``n <= 200``).
 
     Parameters
     ----------

@@ -21,11 +21,23 @@ __all__ = ["expected_calibration_error", "reliability_diagram"]
 _MODES = ("top-label", "positive")
 
 
+def _check_options(n_bins, mode) -> int:
+    """Validate ``n_bins`` (an integer >= 1) and ``mode``; return ``n_bins`` as an int."""
+    if isinstance(n_bins, (bool, np.bool_)) or not isinstance(n_bins, (int, np.integer)):
+        raise TypeError(
+            f"n_bins must be an integer >= 1 (the number of equal-width bins), got "
+            f"{n_bins!r} of type {type(n_bins).__name__}"
+        )
+    if n_bins < 1:
+        raise ValueError(f"n_bins must be an integer >= 1, got {n_bins!r}")
+    if not isinstance(mode, str) or mode not in _MODES:
+        raise ValueError(f"mode must be one of {_MODES}, got {mode!r}")
+    return int(n_bins)
+
+
 def _confidence_and_hits(probs, y_true, mode):
     probs = np.asarray(probs, dtype=np.float64)
     y_true = np.asarray(y_true)
-    if mode not in _MODES:
-        raise ValueError(f"mode must be one of {_MODES}, got {mode!r}")
     if probs.ndim == 3:
         raise ValueError(
             "probs must be (N, C) mean probabilities or (N,) for class 1; "
@@ -65,6 +77,8 @@ def reliability_diagram(
     y_true : array-like of int, (N,)
         Class indices.
     n_bins : int, default 10
+        Number of equal-width bins, an integer >= 1 (Python or NumPy integer; not a
+        float such as ``10.0`` and not a bool).
     mode : {'top-label', 'positive'}
 
     Returns
@@ -73,14 +87,20 @@ def reliability_diagram(
         One row per bin: ``lower, upper, count, confidence, accuracy, gap``
         (``accuracy − confidence``; NaN in empty bins).
 
+    Raises
+    ------
+    TypeError
+        If ``n_bins`` is not an integer (a float or a bool).
+    ValueError
+        If ``n_bins < 1``, ``mode`` is unknown, or ``probs`` / ``y_true`` are malformed.
+
     Examples
     --------
     >>> t = reliability_diagram([[0.9, 0.1], [0.6, 0.4], [0.3, 0.7]], [0, 1, 1], n_bins=5)
     >>> t[["count", "accuracy"]].loc[t["count"] > 0].values.tolist()
     [[1.0, 0.0], [1.0, 1.0], [1.0, 1.0]]
     """
-    if int(n_bins) < 1:
-        raise ValueError(f"n_bins must be ≥ 1, got {n_bins!r}")
+    n_bins = _check_options(n_bins, mode)
     confidence, hits = _confidence_and_hits(probs, y_true, mode)
     edges = np.linspace(0.0, 1.0, int(n_bins) + 1)
     index = np.clip(np.searchsorted(edges, confidence, side="left") - 1, 0, n_bins - 1)
@@ -104,6 +124,15 @@ def expected_calibration_error(
     probs, y_true, *, n_bins: int = 10, mode: str = "top-label"
 ) -> float:
     """ECE: the count-weighted mean ``|accuracy − confidence|`` over bins.
+
+    Parameters
+    ----------
+    probs, y_true, n_bins, mode
+        As in :func:`reliability_diagram` (and validated the same way).
+
+    Returns
+    -------
+    float
 
     Examples
     --------

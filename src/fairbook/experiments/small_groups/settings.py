@@ -75,7 +75,7 @@ def settings(profile: str = "fast", **overrides) -> dict:
 
 
 # ------------------------------------------------------------- Sec. 4.5: MATCH on real groups
-#: Metrics of the MATCH tables: the ones with an exact O(√n) law.
+#: Metrics of the MATCH tables: the ones with an exact law that sums O(√n) terms.
 MATCH_METRICS = ("ACC", "PPR", "B", "TPR", "FPR", "PPV", "NPV")
 
 # ------------------------------------------------------- Sec. 4.6: which COMPAS matrices

@@ -259,14 +259,15 @@ def profile(n: int, calls: int = 20) -> None:
             "benchmarks/bench_metrics.py --profile"
         )
     import fairbook.confusion as confusion
+    import fairbook.labels as labels
     import fairbook.metrics.group as group
 
     y_true, y_pred, groups = make_data(n)
     profiler = LineProfiler()
     for func in (
         confusion.confusion_counts,
-        confusion._is_positive,
-        confusion._group_index,
+        labels.binary_indicators,
+        labels.encode_values,
         confusion.multiclass_counts,
         group.bias_report,
     ):

@@ -19,6 +19,7 @@ Smoothing); these functions arrange them as the chapter's sections do:
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import time
@@ -28,18 +29,25 @@ import pandas as pd
 from scipy import stats
 
 from fairbook.confusion import CELLS
+from fairbook.data import predictions
 from fairbook.metrics import compute
 from fairbook.papers import seed003
+from fairbook.recordings import Recordable
 from fairbook.stats import combinatorics, cps, match
 
 from ._common import _check_frame, _counts, _metric, _sizes
 from .settings import COMPAS_DEFINITIONS, MATCH_METRICS
 
 __all__ = [
+    "CPS_RECORDING",
+    "RECORDINGS",
     "approximation_errors",
     "compas_definition_counts",
     "cps_experiment",
     "cps_groups",
+    "cps_recorded_groups",
+    "cps_recorded_unit",
+    "cps_recorded_units",
     "fig_4_1_monte_carlo",
     "match_pvalues",
     "match_table",
@@ -831,3 +839,75 @@ def _setting_label(method: str, setting: float) -> str:
     if method == "additive":
         return "raw" if setting == 0 else f"ε = {setting:g}"
     return f"CPS λ = {setting:g}"
+
+
+# ------------------------------------------- Sec. 4.6 at the paper's scale: `fairbook record 03`
+@functools.lru_cache(maxsize=2)
+def cps_recorded_groups(*, seed: int, n_estimators: int, with_adult: bool = True) -> dict:
+    """The CPS groups of the recorded protocol (COMPAS ours and published, then Adult's race
+    groups from the random forest of ``n_estimators`` trees), built once per process.
+
+    The groups come in the order of :func:`cps_groups`, so group ``i`` has the seed
+    ``seed + i`` whether or not the Adult groups are included (they come last).
+    """
+    adult = None
+    if with_adult:
+        y_true, y_pred, race = predictions.adult_race_predictions(
+            "rf", seed=seed, n_estimators=n_estimators
+        )
+        adult = predictions.group_counts(y_true, y_pred, race)
+    return cps_groups(adult_counts=adult, compas_definition="general_zafar")
+
+
+def cps_recorded_units(config: dict) -> list[str]:
+    """One unit per group size: ``"n005"`` … (each size has its own random stream).
+
+    Examples
+    --------
+    >>> cps_recorded_units({"cps_sizes": (5, 6)})
+    ['n005', 'n006']
+    """
+    return [f"n{int(n):03d}" for n in config["cps_sizes"]]
+
+
+def cps_recorded_unit(unit: str, config: dict, *, with_adult: bool = True) -> pd.DataFrame:
+    """The CPS protocol (:func:`cps_experiment`) for one unit's size, at ``config``'s draws.
+
+    Equal, row for row, to the same size's rows of one :func:`cps_experiment` over all
+    sizes (``smoothing_mse`` seeds each size with ``SeedSequence([seed + group, n])``).
+    """
+    n = int(unit.removeprefix("n"))
+    groups = cps_recorded_groups(
+        seed=int(config["seed"]), n_estimators=int(config["n_estimators"]), with_adult=with_adult
+    )
+    table = cps_experiment(
+        groups,
+        sizes=[n],
+        metrics=config["cps_metrics"],
+        n_draws=int(config["cps_draws"]),
+        seed=int(config["seed"]),
+        n_jobs=1,
+    )
+    return table
+
+
+#: The chapter's recording: the CPS protocol at 10⁶ draws per size, one unit per size.
+CPS_RECORDING = Recordable(
+    name="cps",
+    units=cps_recorded_units,
+    run=cps_recorded_unit,
+    depends=(
+        "fairbook.stats.cps",
+        "fairbook.metrics.rates",
+        "fairbook.confusion",
+        "fairbook.labels",
+        "fairbook.data.predictions",
+        "fairbook.data.designs",
+        "fairbook.experiments.small_groups.runs",
+    ),
+    parameters=("seed", "n_estimators", "cps_draws", "cps_metrics"),
+    description="Sec. 4.6.2's protocol (Figs. 4.4-4.6) at the paper's 10^6 draws, per size",
+)
+
+#: Everything ``fairbook record 03`` can record, by name.
+RECORDINGS = {CPS_RECORDING.name: CPS_RECORDING}

@@ -1,0 +1,175 @@
+"""Time and peak memory of ``fairbook audit`` on large files, against named baselines.
+
+What is measured, on one seeded table per size with a binary label, a binary prediction and
+three group columns (``race`` 5 text values, ``sex`` 2 text values, ``age`` 3 integer values):
+
+* ``read``        -- the baseline: :func:`fairbook.audit.read_predictions` alone;
+* ``audit``       -- :func:`fairbook.audit.audit_file` once per group column (3 audits), the
+  file read each time, as three ``fairbook audit`` calls would;
+* ``cli``         -- ``fairbook audit FILE --group race`` as a user runs it (one process);
+* ``bincount``    -- the floor: ``np.bincount`` of ``4 * group + cell`` on integer codes made
+  outside the timer, for the three columns.
+
+Each step runs in a fresh Python process, so that its peak resident memory (``ru_maxrss`` from
+``os.wait4``) is its own; time is the wall time measured inside the process around the step
+(start-up and imports excluded), except for ``cli``, timed around the whole process. The
+ratios ``audit / read`` and ``audit / bincount`` are reported from the same run.
+
+Run from the repository root::
+
+    .venv/bin/python benchmarks/bench_audit.py                  # 10^6 and 10^7 rows
+    .venv/bin/python benchmarks/bench_audit.py --sizes 1e5      # quick smoke run
+    .venv/bin/python benchmarks/bench_audit.py --format csv     # CSV instead of Parquet
+
+Results go to ``benchmarks/results/bench_audit.json`` (``--out`` to change).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from _harness import machine, write_result
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_OUT = HERE / "results" / "bench_audit.json"
+SEED = 20261125
+GROUP_COLUMNS = ("race", "sex", "age")
+
+_STEP = {
+    "read": """
+        from fairbook.audit import read_predictions
+        start = time.perf_counter()
+        frame = read_predictions(PATH)
+        seconds = time.perf_counter() - start
+        rows = len(frame)
+    """,
+    "audit": """
+        from fairbook.audit import audit_file
+        start = time.perf_counter()
+        for column in ("race", "sex", "age"):
+            report = audit_file(PATH, group=column)
+        seconds = time.perf_counter() - start
+        rows = int(report.groups["n"].sum())
+    """,
+    "bincount": """
+        from fairbook.audit import read_predictions
+        frame = read_predictions(PATH)
+        cell = (3 - 2 * frame["y_true"].to_numpy() - frame["y_pred"].to_numpy()).astype(np.intp)
+        codes = [pd.factorize(frame[c])[0].astype(np.intp) for c in ("race", "sex", "age")]
+        start = time.perf_counter()
+        for code in codes:
+            np.bincount(4 * code + cell)
+        seconds = time.perf_counter() - start
+        rows = int(cell.size)
+    """,
+}
+
+
+def make_table(n: int, *, seed: int = SEED) -> pd.DataFrame:
+    """A seeded table of ``n`` predictions with three group columns."""
+    rng = np.random.default_rng(seed)
+    race = np.array(["White", "Black", "Hispanic", "Asian", "Native American"])
+    frame = pd.DataFrame(
+        {
+            "y_true": rng.integers(0, 2, n, dtype=np.int8),
+            "y_pred": rng.integers(0, 2, n, dtype=np.int8),
+            "race": race[rng.choice(5, n, p=[0.6, 0.2, 0.12, 0.06, 0.02])],
+            "sex": np.where(rng.random(n) < 0.5, "Female", "Male"),
+            "age": rng.integers(0, 3, n, dtype=np.int16),
+        }
+    )
+    return frame
+
+
+def _run_step(step: str, path: Path) -> dict:
+    """Run one step in a fresh process; its seconds and peak resident memory (MiB)."""
+    code = "import time, json\nimport numpy as np, pandas as pd\n"
+    code += f"PATH = {str(path)!r}\n" + textwrap.dedent(_STEP[step])
+    code += "\nprint(json.dumps({'seconds': seconds, 'rows': rows}))\n"
+    process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    _, status, usage = os.wait4(process.pid, 0)
+    output = process.stdout.read()
+    process.stdout.close()
+    if status != 0:
+        raise RuntimeError(f"step {step} failed with status {status}")
+    result = json.loads(output.strip().splitlines()[-1])
+    result["peak_mib"] = usage.ru_maxrss / 1024  # Linux: kibibytes
+    return result
+
+
+def _run_cli(path: Path) -> dict:
+    fairbook = Path(sys.executable).with_name("fairbook")
+    start = time.perf_counter()
+    process = subprocess.Popen(
+        [str(fairbook), "audit", str(path), "--group", "race"], stdout=subprocess.DEVNULL
+    )
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - start
+    if status != 0:
+        raise RuntimeError(f"fairbook audit failed with status {status}")
+    return {"seconds": seconds, "peak_mib": usage.ru_maxrss / 1024}
+
+
+def bench(n: int, *, file_format: str, folder: Path) -> dict:
+    """Write the table for ``n`` rows, run every step once, return the measurements."""
+    path = folder / f"audit_{n}.{file_format}"
+    table = make_table(n)
+    if file_format == "parquet":
+        table.to_parquet(path)
+    else:
+        table.to_csv(path, index=False)
+    del table
+    steps = {step: _run_step(step, path) for step in ("read", "audit", "bincount")}
+    steps["cli"] = _run_cli(path)
+    for step in ("read", "audit", "bincount"):
+        if steps[step]["rows"] != n:
+            raise RuntimeError(f"{step} saw {steps[step]['rows']} rows, expected {n}")
+    return {
+        "rows": n,
+        "format": file_format,
+        "file_mib": path.stat().st_size / 2**20,
+        "steps": steps,
+        "ratio_audit_to_read": steps["audit"]["seconds"] / steps["read"]["seconds"],
+        "ratio_audit_to_bincount": steps["audit"]["seconds"] / steps["bincount"]["seconds"],
+    }
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", nargs="+", type=float, default=[1e6, 1e7])
+    parser.add_argument("--format", choices=("parquet", "csv"), default="parquet")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    args = parser.parse_args(argv)
+    results = []
+    with tempfile.TemporaryDirectory() as folder:
+        for size in args.sizes:
+            row = bench(int(size), file_format=args.format, folder=Path(folder))
+            results.append(row)
+            steps = row["steps"]
+            print(
+                f"{row['rows']:>10,} rows ({row['format']}, {row['file_mib']:.0f} MiB): "
+                + "  ".join(
+                    f"{name} {s['seconds']:.2f} s / {s['peak_mib']:.0f} MiB"
+                    for name, s in steps.items()
+                )
+                + f"  | audit/read {row['ratio_audit_to_read']:.1f}x"
+                + f"  audit/bincount {row['ratio_audit_to_bincount']:.0f}x",
+                flush=True,
+            )
+    out = write_result(args.out, {"machine": machine("pandas", "pyarrow"), "results": results})
+    print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

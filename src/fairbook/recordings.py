@@ -1,0 +1,374 @@
+"""Recorded full-profile runs: written once by ``fairbook record``, shown beside the fast build.
+
+A chapter's expensive computation at paper scale takes hours, too long for the book's build.
+It is *recorded* instead: run in chunks (*units*: one group size, one seed), each unit's
+result table written as CSV beside a JSON provenance record, in the package folder
+``fairbook/recorded/<chapter>/<recording>/``, which is versioned with the code. The chapter
+loads the merged units with :func:`load` and shows them beside its fast run.
+
+A recording is tied to the code that made it by a *fingerprint*: the SHA-256 of the source of
+the modules its runs depend on (:attr:`Recordable.depends`). When that code changes, the
+fingerprint no longer matches, :attr:`Recording.stale` is true, and the chapter must show the
+recording as stale (its verdicts are then not comparable) until it is recorded again. Units
+already recorded with the current fingerprint and parameters are skipped, so a long
+recording can be built up over several sittings, and an interrupted one resumes.
+
+Provenance of each unit: the command, the parameters, the git commit (and whether the tree had
+uncommitted changes), the fingerprint, package versions, cores, ``n_jobs``, wall seconds and
+the date (UTC).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import importlib.metadata
+import importlib.resources
+import importlib.util
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+from joblib import Parallel, delayed
+from tqdm.auto import tqdm
+
+__all__ = [
+    "PACKAGES",
+    "Recordable",
+    "Recording",
+    "fingerprint",
+    "load",
+    "record",
+    "recorded_folder",
+]
+
+#: Package versions written into every provenance record.
+PACKAGES = ("fairbook", "numpy", "scipy", "pandas", "scikit-learn", "torch")
+
+
+@dataclass(frozen=True)
+class Recordable:
+    """What a chapter can record: how to split it into units and how to run one.
+
+    Parameters
+    ----------
+    name : str
+        The recording's name within its chapter (``"cps"``); a folder name.
+    units : callable
+        ``units(settings) -> list[str]``: the unit ids of a full recording, in order.
+    run : callable
+        ``run(unit, settings) -> pandas.DataFrame``: one unit's result table (a pure function
+        of the unit and the settings).
+    depends : tuple of str
+        Modules whose source makes the fingerprint (the code the runs depend on).
+    parameters : tuple of str
+        The settings keys that define the recording; units recorded with other values of
+        these are not merged.
+    description : str
+        One line for listings.
+    """
+
+    name: str
+    units: Callable[[dict], list[str]]
+    run: Callable[[str, dict], pd.DataFrame]
+    depends: tuple[str, ...]
+    parameters: tuple[str, ...]
+    description: str = ""
+
+
+@dataclass
+class Recording:
+    """A recording as loaded: the merged units, their provenance, and whether it is stale.
+
+    ``frame`` holds every unit's rows (with a ``unit`` column); ``stale`` is true when any
+    unit was made by code whose fingerprint differs from the current one. ``expected`` is
+    the number of units a complete recording has (None when unknown).
+    """
+
+    chapter: str
+    name: str
+    frame: pd.DataFrame
+    provenance: list[dict] = field(default_factory=list)
+    fingerprint: str = ""
+    expected: int | None = None
+
+    @property
+    def empty(self) -> bool:
+        """No unit recorded."""
+        return not self.provenance
+
+    @property
+    def stale_units(self) -> list[str]:
+        """Units recorded with code other than today's."""
+        return [p["unit"] for p in self.provenance if p["fingerprint"] != self.fingerprint]
+
+    @property
+    def stale(self) -> bool:
+        """True when any unit was recorded by code that has changed since."""
+        return bool(self.stale_units)
+
+    @property
+    def hours(self) -> float:
+        """The units' wall times summed, in hours (more than the elapsed time when units ran
+        side by side)."""
+        return sum(p["seconds"] for p in self.provenance) / 3600
+
+    @property
+    def budget(self) -> str:
+        """The ledger's ``budget`` label of this recording's verdicts."""
+        state = "stale" if self.stale else "recorded"
+        return f"full ({state} {self.dates}, {self.commits})"
+
+    @property
+    def dates(self) -> str:
+        days = sorted({p["date"][:10] for p in self.provenance})
+        return days[0] if len(days) == 1 else f"{days[0]} to {days[-1]}" if days else "never"
+
+    @property
+    def commits(self) -> str:
+        commits = sorted({p["commit"] + ("+" if p.get("dirty") else "") for p in self.provenance})
+        return ", ".join(commits) if commits else "no commit"
+
+    def describe(self) -> str:
+        """One sentence: what was recorded, when, on what, at what cost; STALE if so.
+
+        Examples
+        --------
+        >>> Recording("03", "cps", pd.DataFrame(), expected=3).describe()
+        'Recording 03/cps: nothing recorded yet (0 of 3 units).'
+        """
+        where = f"Recording {self.chapter}/{self.name}"
+        count = (
+            f"{len(self.provenance)} of {self.expected}"
+            if self.expected
+            else (f"{len(self.provenance)}")
+        )
+        if self.empty:
+            return f"{where}: nothing recorded yet ({count} units)."
+        cores = sorted({p["cores"] for p in self.provenance})
+        n_jobs = sorted({p["n_jobs"] for p in self.provenance}, key=str)
+        text = (
+            f"{where}: {count} units recorded {self.dates} at commit {self.commits} on "
+            f"{'/'.join(map(str, cores))} cores (n_jobs {'/'.join(map(str, n_jobs))}), "
+            f"{self.hours:.2f} unit-hours (the units' wall times summed)."
+        )
+        if self.stale:
+            text += (
+                f" STALE: {len(self.stale_units)} unit(s) were recorded by code that has "
+                "changed since (fingerprint differs); their numbers are shown for context "
+                "only and judged not comparable until recorded again."
+            )
+        return text
+
+
+def fingerprint(modules: Sequence[str]) -> str:
+    """SHA-256 of the named modules' source, in the given order (names included).
+
+    Examples
+    --------
+    >>> len(fingerprint(["fairbook.stats.cps"]))
+    64
+    >>> fingerprint(["fairbook.stats.cps"]) == fingerprint(["fairbook.metrics.rates"])
+    False
+    """
+    digest = hashlib.sha256()
+    for name in modules:
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.origin is None:
+            raise ValueError(f"no module {name!r} to fingerprint")
+        digest.update(name.encode() + b"\0")
+        digest.update(Path(spec.origin).read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def recorded_folder(chapter: str, name: str, *, root=None) -> Path:
+    """Where a recording's units live: ``root/<chapter>/<name>`` (default: the package's
+    ``fairbook/recorded`` folder, which is versioned with the code)."""
+    base = Path(root) if root is not None else Path(str(importlib.resources.files("fairbook")))
+    if root is None:
+        base = base / "recorded"
+    return base / chapter / name
+
+
+def _git(*args: str) -> str:
+    try:
+        out = subprocess.run(
+            ["git", *args], capture_output=True, text=True, check=False, timeout=10
+        )
+    except (OSError, subprocess.SubprocessError):  # pragma: no cover - git missing
+        return ""
+    return out.stdout.strip() if out.returncode == 0 else ""
+
+
+def _versions() -> dict:
+    versions = {}
+    for package in PACKAGES:
+        try:
+            versions[package] = importlib.metadata.version(package)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return versions
+
+
+def _subset(settings: dict, keys: Sequence[str]) -> dict:
+    def plain(value):
+        if isinstance(value, (tuple, list)):
+            return [plain(v) for v in value]
+        if hasattr(value, "item"):
+            return value.item()
+        return value
+
+    missing = [k for k in keys if k not in settings]
+    if missing:
+        raise ValueError(f"the settings lack the recording's parameters {missing}")
+    return {k: plain(settings[k]) for k in keys}
+
+
+def _read_provenance(folder: Path) -> dict[str, dict]:
+    records = {}
+    for path in sorted(folder.glob("*.json")):
+        record = json.loads(path.read_text(encoding="utf-8"))
+        records[record["unit"]] = record
+    return records
+
+
+def _run_unit(recordable: Recordable, unit: str, settings: dict):
+    start = time.perf_counter()
+    table = recordable.run(unit, settings)
+    return unit, table, time.perf_counter() - start
+
+
+def record(
+    chapter: str,
+    recordable: Recordable,
+    settings: dict,
+    *,
+    units: Sequence[str] | None = None,
+    root=None,
+    progress: bool | None = None,
+    command: str | None = None,
+) -> list[Path]:
+    """Run and write the units that are not yet recorded with today's code and parameters.
+
+    Parameters
+    ----------
+    chapter : str
+        The chapter's notebook stem (``"03_small_groups"``).
+    recordable : Recordable
+    settings : dict
+        The chapter's settings (usually its ``full`` profile); ``settings["n_jobs"]`` units
+        run side by side (joblib; default 1).
+    units : sequence of str, optional
+        Only these units (default: every unit of ``recordable.units(settings)``).
+    root : path, optional
+        Another folder than the package's ``recorded/`` (tests, or a read-only install).
+    progress : bool or None
+        A tqdm bar over the units (None: only on a terminal).
+    command : str, optional
+        The command to record (default: this process's command line).
+
+    Returns
+    -------
+    list of Path
+        The CSV files written (units already recorded are skipped).
+    """
+    all_units = list(recordable.units(settings))
+    chosen = all_units if units is None else [str(u) for u in units]
+    unknown = sorted(set(chosen) - set(all_units))
+    if unknown:
+        raise ValueError(
+            f"unknown unit(s) {unknown} of {chapter}/{recordable.name}; "
+            f"its units are {all_units[:5]}{' ...' if len(all_units) > 5 else ''}"
+        )
+    folder = recorded_folder(chapter, recordable.name, root=root)
+    folder.mkdir(parents=True, exist_ok=True)
+    current = fingerprint(recordable.depends)
+    parameters = _subset(settings, recordable.parameters)
+    done = _read_provenance(folder)
+    todo = [
+        u
+        for u in chosen
+        if not (
+            u in done and done[u]["fingerprint"] == current and done[u]["parameters"] == parameters
+        )
+    ]
+    commit = _git("rev-parse", "--short", "HEAD")
+    dirty = bool(_git("status", "--porcelain", "--untracked-files=no"))
+    written = []
+    disable = None if progress is None else not progress
+    n_jobs = settings.get("n_jobs", 1)
+    if n_jobs == 1 or len(todo) <= 1:
+        results = (_run_unit(recordable, unit, settings) for unit in todo)
+    else:
+        results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
+            delayed(_run_unit)(recordable, unit, settings) for unit in todo
+        )
+    bar = tqdm(
+        results, total=len(todo), desc=f"record {chapter}/{recordable.name}", disable=disable
+    )
+    for unit, table, seconds in bar:
+        csv_path = folder / f"{unit}.csv"
+        table.to_csv(csv_path, index=False)
+        provenance = {
+            "chapter": chapter,
+            "recording": recordable.name,
+            "unit": unit,
+            "command": command or " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
+            "parameters": parameters,
+            "commit": commit or "unknown",
+            "dirty": dirty,
+            "fingerprint": current,
+            "depends": list(recordable.depends),
+            "packages": _versions(),
+            "python": platform.python_version(),
+            "cores": os.cpu_count(),
+            "n_jobs": settings.get("n_jobs", 1),
+            "seconds": seconds,
+            "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+            "rows": len(table),
+        }
+        (folder / f"{unit}.json").write_text(
+            json.dumps(provenance, indent=1, default=str) + "\n", encoding="utf-8"
+        )
+        written.append(csv_path)
+    return written
+
+
+def load(
+    chapter: str, recordable: Recordable, *, settings: dict | None = None, root=None
+) -> Recording:
+    """The recorded units of ``recordable`` merged into one table, with their provenance.
+
+    Only units whose parameters equal ``settings``' (when given) are merged; ``stale`` is
+    computed against today's fingerprint of ``recordable.depends``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> r = Recordable("toy", lambda s: ["a"], lambda u, s: pd.DataFrame({"x": [1]}),
+    ...                depends=("fairbook.stats.cps",), parameters=())
+    >>> load("00_toy", r, root=tempfile.mkdtemp()).empty
+    True
+    """
+    folder = recorded_folder(chapter, recordable.name, root=root)
+    current = fingerprint(recordable.depends)
+    wanted = None if settings is None else _subset(settings, recordable.parameters)
+    expected = None if settings is None else len(recordable.units(settings))
+    frames, provenance = [], []
+    for unit, record_ in (_read_provenance(folder) if folder.is_dir() else {}).items():
+        if wanted is not None and record_["parameters"] != wanted:
+            continue
+        table = pd.read_csv(folder / f"{unit}.csv")
+        table.insert(0, "unit", unit)
+        frames.append(table)
+        provenance.append(record_)
+    frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    return Recording(chapter, recordable.name, frame, provenance, current, expected)

@@ -36,7 +36,7 @@ made of these rows.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -53,6 +53,7 @@ __all__ = [
     "Rounding",
     "Row",
     "SameSign",
+    "by_budget",
     "passes",
     "replication_table",
     "verdict",
@@ -542,3 +543,44 @@ def replication_table(rows: Iterable[Row]) -> pd.DataFrame:
     )
     table.attrs["rows"] = rows
     return table
+
+
+def by_budget(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """The same quantities judged at several budgets, side by side.
+
+    Parameters
+    ----------
+    tables : mapping of str to DataFrame
+        Budget label (``"full (recorded 2026-11-25)"``, ``"this build (fast)"``) to a table
+        from :func:`replication_table`; rows are matched by ``quantity``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by quantity: ``paper`` and, per budget, ``<label>: ours`` and
+        ``<label>: verdict`` (missing where a budget lacks the quantity).
+
+    Examples
+    --------
+    >>> fast = replication_table([Row("share", 1.0, 0.88, rule=Exact(), source="seed 003")])
+    >>> full = replication_table([Row("share", 1.0, 1.0, rule=Exact(), source="seed 003")])
+    >>> by_budget({"full": full, "fast": fast}).loc["share"].astype(str).tolist()
+    ['1.0', '1.0', 'matches', '0.88', 'differs']
+    """
+    columns = {}
+    paper = {}
+    order: list[str] = []
+    for label, table in tables.items():
+        for row in table.attrs.get("rows", ()):
+            if row.quantity not in paper:
+                order.append(row.quantity)
+                paper[row.quantity] = row.paper
+            columns.setdefault(f"{label}: ours", {})[row.quantity] = row.ours
+            columns.setdefault(f"{label}: verdict", {})[row.quantity] = row.verdict
+    frame = pd.DataFrame({"paper": pd.Series(paper, dtype=float)}, index=order)
+    for label in tables:
+        for part in ("ours", "verdict"):
+            key = f"{label}: {part}"
+            frame[key] = pd.Series(columns.get(key, {}), dtype=float if part == "ours" else object)
+    frame.index.name = "quantity"
+    return frame

@@ -295,3 +295,28 @@ def test_chapter_verdicts_of_typed_rows():
     verdicts = sg.chapter_verdicts({"x": table})
     assert verdicts.quantity.tolist() == ["b"]
     assert verdicts.verdict.tolist() == ["upper bound fails"]
+
+
+def _recorded(frame, *, stale=False):
+    from fairbook.recordings import Recording
+
+    provenance = [
+        {"unit": u, "fingerprint": "old" if stale else "now", "parameters": {"cps_draws": 4000}}
+        for u in frame["unit"].unique()
+    ]
+    return Recording("03_small_groups", "cps", frame, provenance, "now", expected=3)
+
+
+def test_recorded_claims_are_judged_like_the_build_and_stale_ones_not_at_all():
+    groups = {"toy": (np.array([3.0, 1, 2, 4]), np.array([30.0, 10, 10, 50]))}
+    run = sg.cps_experiment(groups, sizes=[5, 10], metrics=["TPR", "PREV"], n_draws=4000)
+    frame = run.assign(unit=[f"n{n:03d}" for n in run["n"]])
+    fresh = sg.figs_4_4_to_4_6_recorded_replication(_recorded(frame))
+    direct = sg.figs_4_4_to_4_6_replication(run)
+    assert fresh["ours"].tolist() == direct["ours"].tolist()
+    assert all("2 of 3 sizes recorded" in note for note in fresh["note"])
+    stale = sg.figs_4_4_to_4_6_recorded_replication(_recorded(frame, stale=True))
+    assert set(stale["verdict"]) == {"not comparable"}
+    assert all(note.startswith("STALE") for note in stale["note"])
+    empty = _recorded(frame.iloc[:0])
+    assert len(sg.figs_4_4_to_4_6_recorded_replication(empty)) == 0

@@ -35,6 +35,7 @@ which ledger source each one appears.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -45,15 +46,18 @@ from scipy.special import gammaln
 from fairbook.confusion import CELLS
 from fairbook.metrics import compute
 from fairbook.papers import seed003
+from fairbook.recordings import Recording, load
 from fairbook.replication import Bound, Exact, NotComparable, Rounding, Row, replication_table
 from fairbook.stats import combinatorics, match
 
 from ._common import _counts, _sizes, _wide
 from .results import cps_claim_shares, space_table
-from .runs import compas_definition_counts, mcc_limit_paths
+from .runs import CPS_RECORDING, compas_definition_counts, mcc_limit_paths
 
 __all__ = [
     "FIG_4_2_LIMITS",
+    "cps_recording",
+    "figs_4_4_to_4_6_recorded_replication",
     "PAPER_SOURCES",
     "PROPUBLICA_SOURCE",
     "chapter_verdicts",
@@ -862,6 +866,61 @@ def figs_4_4_to_4_6_replication(table: pd.DataFrame) -> pd.DataFrame:
                 source="seed 003 Sec. 4.7",
             )
         )
+    return replication_table(rows)
+
+
+def cps_recording(config: dict, *, seed: int = 0, root=None) -> Recording:
+    """The recorded CPS protocol of the ``full`` profile (``fairbook record 03 cps``),
+    loaded with its provenance; only units recorded with ``config``'s parameters and
+    ``seed`` are merged.
+
+    Parameters
+    ----------
+    config : dict
+        The chapter's ``full`` settings (:func:`~fairbook.experiments.small_groups.settings`).
+    seed : int, default 0
+    root : path, optional
+        Another folder than the package's ``recorded/``.
+    """
+    return load("03_small_groups", CPS_RECORDING, settings={"seed": seed, **config}, root=root)
+
+
+def figs_4_4_to_4_6_recorded_replication(recording: Recording) -> pd.DataFrame:
+    """Sec. 4.6.2's claims judged on the recorded full-profile run, like this build's.
+
+    The recorded units (one size each, at the paper's 10⁶ draws) are merged and judged by
+    :func:`figs_4_4_to_4_6_replication`; each note adds how many of the profile's sizes were
+    recorded. A **stale** recording (the code it depends on changed since) keeps its numbers
+    for context but every row is :class:`~fairbook.replication.NotComparable`; an empty
+    recording gives an empty table.
+
+    Examples
+    --------
+    >>> empty = Recording("03_small_groups", "cps", pd.DataFrame(), expected=145)
+    >>> len(figs_4_4_to_4_6_recorded_replication(empty))
+    0
+    """
+    if recording.empty:
+        return replication_table([])
+    table = recording.frame.drop(columns="unit")
+    table.attrs["n_draws"] = int(recording.provenance[0]["parameters"]["cps_draws"])
+    judged = figs_4_4_to_4_6_replication(table)
+    sizes = f"{len(recording.provenance)} of {recording.expected or '?'} sizes recorded"
+    rows = []
+    for row in judged.attrs["rows"]:
+        note = f"{row.note}; {sizes}"
+        if recording.stale:
+            rows.append(
+                dataclasses.replace(
+                    row,
+                    rule=NotComparable(
+                        "STALE recording: the code it depends on changed since it was made"
+                    ),
+                    note=note,
+                )
+            )
+        else:
+            rows.append(dataclasses.replace(row, note=note))
     return replication_table(rows)
 
 

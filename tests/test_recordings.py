@@ -1,0 +1,99 @@
+"""Tests of fairbook.recordings: record, resume, merge, provenance and staleness."""
+
+import json
+
+import pandas as pd
+import pytest
+
+from fairbook.recordings import Recordable, Recording, fingerprint, load, record
+
+CALLS = []
+
+
+def _units(config):
+    return [f"s{seed}" for seed in range(config["seeds"])]
+
+
+def _run(unit, config):
+    CALLS.append(unit)
+    seed = int(unit[1:])
+    return pd.DataFrame({"seed": [seed], "value": [seed * config["scale"] + 0.1]})
+
+
+TOY = Recordable(
+    name="toy",
+    units=_units,
+    run=_run,
+    depends=("fairbook.stats.cps",),
+    parameters=("seeds", "scale"),
+    description="a toy",
+)
+
+
+def test_record_writes_units_with_provenance_and_load_merges_them(tmp_path):
+    CALLS.clear()
+    config = {"seeds": 3, "scale": 2.0, "n_jobs": 1}
+    written = record("00_toy", TOY, config, root=tmp_path, progress=False, command="test")
+    assert [p.name for p in written] == ["s0.csv", "s1.csv", "s2.csv"]
+    provenance = json.loads((tmp_path / "00_toy" / "toy" / "s1.json").read_text())
+    for key in ("command", "parameters", "commit", "fingerprint", "packages", "cores", "date"):
+        assert key in provenance
+    assert provenance["parameters"] == {"seeds": 3, "scale": 2.0}
+    assert provenance["fingerprint"] == fingerprint(["fairbook.stats.cps"])
+    recording = load("00_toy", TOY, settings=config, root=tmp_path)
+    assert not recording.stale and recording.expected == 3
+    assert recording.frame["value"].tolist() == [0.1, 2.1, 4.1]  # exact round trip
+    assert recording.frame["unit"].tolist() == ["s0", "s1", "s2"]
+    assert "3 of 3 units recorded" in recording.describe()
+
+
+def test_recording_resumes_and_keeps_parameters_apart(tmp_path):
+    CALLS.clear()
+    config = {"seeds": 4, "scale": 1.0, "n_jobs": 1}
+    record("00_toy", TOY, config, units=["s0", "s1"], root=tmp_path, progress=False)
+    record("00_toy", TOY, config, root=tmp_path, progress=False)  # resumes: s2, s3 only
+    assert CALLS == ["s0", "s1", "s2", "s3"]
+    other = {**config, "scale": 5.0}
+    assert load("00_toy", TOY, settings=other, root=tmp_path).empty
+    record("00_toy", TOY, other, units=["s0"], root=tmp_path, progress=False)
+    assert CALLS[-1] == "s0"  # other parameters: recorded again
+    assert len(load("00_toy", TOY, settings=other, root=tmp_path).provenance) == 1
+
+
+def test_stale_when_the_code_changed(tmp_path):
+    config = {"seeds": 1, "scale": 1.0, "n_jobs": 1}
+    record("00_toy", TOY, config, root=tmp_path, progress=False)
+    path = tmp_path / "00_toy" / "toy" / "s0.json"
+    provenance = json.loads(path.read_text())
+    provenance["fingerprint"] = "0" * 64  # as if recorded by other code
+    path.write_text(json.dumps(provenance))
+    recording = load("00_toy", TOY, settings=config, root=tmp_path)
+    assert recording.stale and recording.stale_units == ["s0"]
+    assert "STALE" in recording.describe() and recording.budget.startswith("full (stale")
+    CALLS.clear()
+    record("00_toy", TOY, config, root=tmp_path, progress=False)  # re-recorded
+    assert CALLS == ["s0"] and not load("00_toy", TOY, settings=config, root=tmp_path).stale
+
+
+def test_units_run_side_by_side_give_the_same_tables(tmp_path):
+    config = {"seeds": 3, "scale": 3.0, "n_jobs": 2}
+    record("00_toy", TOY, config, root=tmp_path / "a", progress=False)
+    record("00_toy", TOY, {**config, "n_jobs": 1}, root=tmp_path / "b", progress=False)
+    a = load("00_toy", TOY, root=tmp_path / "a").frame
+    b = load("00_toy", TOY, root=tmp_path / "b").frame
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_bad_requests_raise(tmp_path):
+    with pytest.raises(ValueError, match="unknown unit"):
+        record("00_toy", TOY, {"seeds": 2, "scale": 1.0}, units=["s9"], root=tmp_path)
+    with pytest.raises(ValueError, match="lack the recording's parameters"):
+        record("00_toy", TOY, {"seeds": 2}, root=tmp_path)
+    with pytest.raises(ValueError, match="no module"):
+        fingerprint(["fairbook.no_such_module"])
+
+
+def test_empty_recording_describes_itself():
+    empty = Recording("00_toy", "toy", pd.DataFrame(), expected=5)
+    assert empty.empty and not empty.stale
+    assert empty.describe() == "Recording 00_toy/toy: nothing recorded yet (0 of 5 units)."

@@ -34,7 +34,7 @@ def test_record_writes_units_with_provenance_and_load_merges_them(tmp_path):
     CALLS.clear()
     config = {"seeds": 3, "scale": 2.0, "n_jobs": 1}
     written = record("00_toy", TOY, config, root=tmp_path, progress=False, command="test")
-    assert [p.name for p in written] == ["s0.csv", "s1.csv", "s2.csv"]
+    assert [p.name for p in written] == ["s0.parquet", "s1.parquet", "s2.parquet"]
     provenance = json.loads((tmp_path / "00_toy" / "toy" / "s1.json").read_text())
     for key in ("command", "parameters", "commit", "fingerprint", "packages", "cores", "date"):
         assert key in provenance
@@ -97,3 +97,17 @@ def test_empty_recording_describes_itself():
     empty = Recording("00_toy", "toy", pd.DataFrame(), expected=5)
     assert empty.empty and not empty.stale
     assert empty.describe() == "Recording 00_toy/toy: nothing recorded yet (0 of 5 units)."
+
+
+def test_an_interrupted_unit_is_not_recorded_and_a_corrupt_one_is_named(tmp_path):
+    config = {"seeds": 2, "scale": 1.0, "n_jobs": 1}
+    record("00_toy", TOY, config, root=tmp_path, progress=False)
+    folder = tmp_path / "00_toy" / "toy"
+    (folder / "s1.parquet").unlink()  # provenance without its table
+    assert [p["unit"] for p in load("00_toy", TOY, root=tmp_path).provenance] == ["s0"]
+    CALLS.clear()
+    record("00_toy", TOY, config, root=tmp_path, progress=False)
+    assert CALLS == ["s1"]
+    (folder / "s0.json").write_text("{not json")
+    with pytest.raises(ValueError, match="not a recording's provenance"):
+        load("00_toy", TOY, root=tmp_path)

@@ -2,7 +2,7 @@
 
 A chapter's expensive computation at paper scale takes hours, too long for the book's build.
 It is *recorded* instead: run in chunks (*units*: one group size, one seed), each unit's
-result table written as CSV beside a JSON provenance record, in the package folder
+result table written as Parquet (exact floats, compressed) beside a JSON provenance record, in the package folder
 ``fairbook/recorded/<chapter>/<recording>/``, which is versioned with the code. The chapter
 loads the merged units with :func:`load` and shows them beside its fast run.
 
@@ -233,10 +233,19 @@ def _subset(settings: dict, keys: Sequence[str]) -> dict:
 
 
 def _read_provenance(folder: Path) -> dict[str, dict]:
+    """The units of ``folder`` that have both a provenance and a table (the table is written
+    first, so a provenance without its table is an interrupted unit: not recorded)."""
     records = {}
     for path in sorted(folder.glob("*.json")):
-        record = json.loads(path.read_text(encoding="utf-8"))
-        records[record["unit"]] = record
+        if not path.with_suffix(".parquet").is_file():
+            continue
+        try:
+            record = json.loads(path.read_text(encoding="utf-8"))
+            records[record["unit"]] = record
+        except (json.JSONDecodeError, KeyError, TypeError):
+            raise ValueError(
+                f"{path} is not a recording's provenance; delete it and record the unit again"
+            ) from None
     return records
 
 
@@ -278,7 +287,7 @@ def record(
     Returns
     -------
     list of Path
-        The CSV files written (units already recorded are skipped).
+        The Parquet files written (units already recorded are skipped).
     """
     all_units = list(recordable.units(settings))
     chosen = all_units if units is None else [str(u) for u in units]
@@ -315,8 +324,8 @@ def record(
         results, total=len(todo), desc=f"record {chapter}/{recordable.name}", disable=disable
     )
     for unit, table, seconds in bar:
-        csv_path = folder / f"{unit}.csv"
-        table.to_csv(csv_path, index=False)
+        table_path = folder / f"{unit}.parquet"
+        table.to_parquet(table_path, index=False, compression="zstd")
         provenance = {
             "chapter": chapter,
             "recording": recordable.name,
@@ -338,7 +347,7 @@ def record(
         (folder / f"{unit}.json").write_text(
             json.dumps(provenance, indent=1, default=str) + "\n", encoding="utf-8"
         )
-        written.append(csv_path)
+        written.append(table_path)
     return written
 
 
@@ -366,7 +375,7 @@ def load(
     for unit, record_ in (_read_provenance(folder) if folder.is_dir() else {}).items():
         if wanted is not None and record_["parameters"] != wanted:
             continue
-        table = pd.read_csv(folder / f"{unit}.csv")
+        table = pd.read_parquet(folder / f"{unit}.parquet")
         table.insert(0, "unit", unit)
         frames.append(table)
         provenance.append(record_)

@@ -356,3 +356,24 @@ def test_ledger_errors_exit_2_with_one_line(tmp_path, capsys, setup, fragment):
 def test_figures_unknown_chapter_is_a_usage_error(book, capsys):
     assert run_cli("figures", "09", "--out", str(book / "figs")) == 2
     assert "unknown chapter" in capsys.readouterr().err
+
+
+def test_record_lists_records_resumes_and_refuses(tmp_path, capsys):
+    into = str(tmp_path / "recorded")
+    assert run_cli("record", "03", "--into", into) == 0
+    assert "nothing recorded yet (0 of 145 units)" in capsys.readouterr().out
+    argv = ("record", "03", "cps", "--profile", "fast", "--units", "n005", "--into", into)
+    assert run_cli(*argv) == 0
+    assert "1 unit(s) written" in capsys.readouterr().out
+    assert run_cli(*argv) == 0  # already recorded by today's code: skipped
+    assert "0 unit(s) written. Recording 03_small_groups/cps: 1 of 73" in capsys.readouterr().out
+    assert (tmp_path / "recorded" / "03_small_groups" / "cps" / "n005.json").is_file()
+    for bad, fragment in [
+        (("record", "03", "nope"), "has no recording 'nope'"),
+        (("record", "03", "cps", "--units", "n999", "--into", into), "unknown unit"),
+        (("record", "03", "cps", "--n-jobs", "0", "--into", into), "--n-jobs"),
+        (("record", "99"), "unknown chapter"),
+    ]:
+        assert run_cli(*bad) == 2
+        err = capsys.readouterr().err
+        assert fragment in err and "Traceback" not in err

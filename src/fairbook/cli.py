@@ -148,6 +148,62 @@ def _run(args: argparse.Namespace) -> int:
 
 
 @subcommand(
+    "record",
+    help="record a chapter's expensive runs at full scale (resumable, unit by unit)",
+    arguments=[
+        arg("chapter", help="chapter number, stem or topic (e.g. 03)"),
+        arg("recording", nargs="?", help="which recording (default: list them)"),
+        arg("--units", nargs="+", help="only these units (default: all not yet recorded)"),
+        arg("--profile", choices=("fast", "full"), default="full", help="default full"),
+        arg("--seed", type=int, default=0, help="the chapter's seed (default 0)"),
+        arg("--n-jobs", type=int, default=1, help="units run side by side (default 1)"),
+        arg("--into", help="another folder than the package's recorded/ (default)"),
+    ],
+)
+def _record(args: argparse.Namespace) -> int:
+    """Run a chapter's recordable computation at the given profile, one unit (a size, a seed)
+    at a time, and write each unit's table with its provenance (command, parameters, commit,
+    code fingerprint, packages, cores, wall time, date) under src/fairbook/recorded/. Units
+    already recorded by today's code with the same parameters are skipped, so an interrupted
+    recording resumes. The chapter shows the recording beside its fast build, or as stale
+    when the code it depends on has changed."""
+    import importlib
+
+    from fairbook import recordings
+    from fairbook.build import chapters
+
+    chapter = chapters.resolve(args.chapter, chapters.discover())
+    package = importlib.import_module(f"fairbook.experiments.{chapter.topic}")
+    available = getattr(package, "RECORDINGS", {})
+    if not args.recording:
+        if not available:
+            print(f"{chapter.slug}: nothing to record")
+        for name, recordable in available.items():
+            config = {"seed": args.seed, **package.settings(args.profile)}
+            state = recordings.load(chapter.slug, recordable, settings=config, root=args.into)
+            print(f"{name}: {recordable.description}\n  {state.describe()}")
+        return 0
+    if args.recording not in available:
+        raise UsageError(
+            f"{chapter.slug} has no recording {args.recording!r}; "
+            f"it has {sorted(available) or 'none'}"
+        )
+    if args.n_jobs == 0:
+        raise UsageError("--n-jobs must not be 0 (1 = one at a time, -1 = all cores)")
+    recordable = available[args.recording]
+    config = {"seed": args.seed, **package.settings(args.profile), "n_jobs": args.n_jobs}
+    try:
+        written = recordings.record(
+            chapter.slug, recordable, config, units=args.units, root=args.into, progress=None
+        )
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    state = recordings.load(chapter.slug, recordable, settings=config, root=args.into)
+    print(f"{len(written)} unit(s) written. {state.describe()}")
+    return 0
+
+
+@subcommand(
     "chapters",
     help="list the chapters and their parameters",
     arguments=[arg("--json", action="store_true", help="machine-readable output")],
@@ -337,10 +393,55 @@ def _data(args: argparse.Namespace) -> int:
     arguments=[
         arg("predictions", help="file with one row per person"),
         arg("--y-true", default="y_true", help="column of true labels (default y_true)"),
-        arg("--y-pred", default="y_pred", help="column of predicted labels (default y_pred)"),
-        arg("--group", default="group", help="column of group membership (default group)"),
+        arg(
+            "--y-pred",
+            default="y_pred",
+            help="column of predicted labels (default y_pred; with --runs and no such "
+            "column, the first run)",
+        ),
+        arg(
+            "--group",
+            action="append",
+            metavar="COLUMN",
+            help="a column of group membership (repeatable; default: group)",
+        ),
+        arg(
+            "--intersections",
+            action="store_true",
+            help="also audit the intersection of all --group columns",
+        ),
         arg("--positive", default="1", help="the beneficial label (default 1)"),
-        arg("--reference", help="group everyone is compared with (default: the largest)"),
+        arg(
+            "--reference",
+            action="append",
+            metavar="[COLUMN=]GROUP",
+            help="the group everyone is compared with, per column (repeatable; default: the "
+            "largest group)",
+        ),
+        arg("--score", metavar="COLUMN", help="a score or probability of the positive label"),
+        arg(
+            "--runs",
+            action="append",
+            metavar="PATTERN",
+            help="prediction columns of repeated training runs, names or globs such as "
+            "'pred_*' (repeatable): verdict stability",
+        ),
+        arg(
+            "--samples",
+            action="append",
+            metavar="PATTERN",
+            help="probability columns of posterior samples or ensemble members, names or "
+            "globs such as 'p_*' (repeatable): uncertainty fairness",
+        ),
+        arg(
+            "--metric",
+            action="append",
+            metavar="NAME",
+            help="a metric to compare (repeatable; default ACC PPR B TPR FPR PPV NPV)",
+        ),
+        arg("--alpha", type=float, default=0.05, help="family-wise error rate (default 0.05)"),
+        arg("--json", action="store_true", help="print the report as JSON instead of text"),
+        arg("--html", metavar="FILE", help="also write the report as one self-contained page"),
         arg(
             "--output",
             help="also write the per-group table to this CSV file (text cells that a "
@@ -349,14 +450,17 @@ def _data(args: argparse.Namespace) -> int:
     ],
 )
 def _audit(args: argparse.Namespace) -> int:
-    """Per-group rates, marginal benefit, OFI and DI against a reference group, and seed 004's
-    seven bias metrics for your own classifier's predictions.
+    """Per-group rates with intervals, exact MATCH p-values of every group against a
+    reference group (Holm-adjusted), the groups too small for a metric and why, seed 004's
+    seven bias metrics; with --samples the uncertainty of each group, with --runs the
+    spread of every number over the runs and how often each verdict holds.
 
     The file is CSV (.csv, .tsv, compressed) or Parquet (.parquet, .pq), one row per person.
     Only empty cells count as missing; labels may be integers, booleans or text; --positive
     and --reference are read in the type of their column. Bad input ends with exit status 2
     and one line naming the problem."""
-    from fairbook.audit import audit_file, printable
+    from fairbook.audit import DEFAULT_METRICS, audit_file, printable
+    from fairbook.audit.files import write_text
     from fairbook.safe_csv import write_csv
 
     try:
@@ -364,17 +468,26 @@ def _audit(args: argparse.Namespace) -> int:
             args.predictions,
             y_true=args.y_true,
             y_pred=args.y_pred,
-            group=args.group,
+            groups=args.group or ["group"],
             positive=args.positive,
             reference=args.reference,
+            intersections=args.intersections,
+            score=args.score,
+            runs=args.runs,
+            samples=args.samples,
+            metrics=args.metric or DEFAULT_METRICS,
+            alpha=args.alpha,
         )
         if args.output:
-            write_csv(report.groups.join(report.versus_reference), args.output)
+            write_csv(report.to_frame("groups"), args.output, index=False)
+        if args.html:
+            write_text(report.to_html(), args.html)
+        text = report.to_json(ascii_only=True) if args.json else report.to_text()
     except (OSError, ValueError, MemoryError) as exc:  # FileNotFoundError is an OSError
         raise UsageError(
             printable(exc if not isinstance(exc, MemoryError) else _too_big())
         ) from None
-    print(report.to_text())
+    print(text)
     return 0
 
 

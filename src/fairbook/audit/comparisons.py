@@ -1,0 +1,234 @@
+"""Every group against its attribute's reference group, metric by metric, with a verdict.
+
+One row per (attribute, group other than the reference, metric): the group's score and the
+reference's, their difference (``gap``, positive when the group's score is higher) and ratio
+(seed 000's ``F = M(group) / M(reference)``, flagged "unfair" when ``|F − 1| > 0.2``; B is a
+signed difference and has no ratio), the exact MATCH p-value (:mod:`.significance`), the
+small-group reasons (:mod:`.small_groups`) and a ``note`` saying why any of these is NaN.
+
+:func:`adjust` then applies Holm's method over all the rows of a report and gives each row
+the verdict of chapter 03's MATCH tables: a gap of at least ``min_gap`` is *apparent*; it
+*survives* when its Holm-adjusted p-value is below α:
+
+=================================  ==========================================
+``disparity survives``             apparent and significant
+``apparent, not significant``      apparent, adjusted p >= α
+``significant, below min_gap``     significant but smaller than ``min_gap``
+``no apparent disparity``          neither (which is not "fair": see ``small``)
+``undefined``                      the group's or the reference's score is NaN
+=================================  ==========================================
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from fairbook.metrics import METRICS, compute
+from fairbook.papers.seed000 import FLAG_THRESHOLD
+
+from .significance import holm, match_pvalues
+from .small_groups import small_group_reasons
+
+__all__ = ["COMPARISON_COLUMNS", "VERDICTS", "adjust", "compare_to_reference", "ratio_flag"]
+
+#: Columns of a comparison table, in order (before and after :func:`adjust`).
+COMPARISON_COLUMNS = (
+    "group",
+    "attribute",
+    "metric",
+    "n",
+    "score",
+    "reference_group",
+    "reference_n",
+    "reference_score",
+    "gap",
+    "ratio",
+    "ratio_flag",
+    "p_value",
+    "p_holm",
+    "significant",
+    "apparent",
+    "verdict",
+    "small",
+    "p_hole",
+    "min_gap_p",
+    "small_reasons",
+    "reference_small",
+    "note",
+)
+
+#: The verdicts of :func:`adjust`.
+VERDICTS = (
+    "disparity survives",
+    "apparent, not significant",
+    "significant, below min_gap",
+    "no apparent disparity",
+    "undefined",
+)
+
+
+def ratio_flag(ratio) -> np.ndarray:
+    """Seed 000's flag of a ratio: ``"unfair"`` when ``|F − 1| > 0.2``, else ``"fair"``.
+
+    Examples
+    --------
+    >>> ratio_flag([0.79, 1.2, np.nan]).tolist()
+    ['unfair', 'fair', 'undefined']
+    """
+    ratio = np.asarray(ratio, dtype=np.float64)
+    unfair = np.abs(ratio - 1.0) > FLAG_THRESHOLD + 1e-12
+    return np.where(np.isfinite(ratio), np.where(unfair, "unfair", "fair"), "undefined")
+
+
+def _undefined(metric: str, whose: str) -> str:
+    return f"{metric} undefined for {whose} ({METRICS[metric].undefined_when})"
+
+
+def compare_to_reference(
+    counts,
+    labels,
+    *,
+    attribute: str,
+    reference: int,
+    metrics,
+    alpha: float = 0.05,
+    min_gap: float = 0.05,
+    n_jobs: int = 1,
+) -> pd.DataFrame:
+    """Each group of one attribute against its reference, before Holm's adjustment.
+
+    Parameters
+    ----------
+    counts : ndarray of shape (n_groups, 4)
+        ``[TP, FN, FP, TN]`` per group.
+    labels : array-like of shape (n_groups,)
+    attribute : str
+    reference : int
+        Position of the reference group.
+    metrics : sequence of str
+        Metrics with an exact MATCH law.
+    alpha, min_gap : float
+        For the small-group reasons.
+    n_jobs : int, default 1
+        Processes for the MATCH p-values.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The columns of :data:`COMPARISON_COLUMNS` except those :func:`adjust` adds
+        (``p_holm, significant, apparent, verdict``).
+
+    Examples
+    --------
+    >>> t = compare_to_reference(np.array([[5, 5, 0, 10], [50, 10, 10, 30]]), ["a", "b"],
+    ...                          attribute="g", reference=1, metrics=["PPR"])
+    >>> t[["group", "score", "reference_score", "gap", "ratio", "ratio_flag"]].values.tolist()
+    [['a', 0.25, 0.6, -0.35, 0.4166666666666667, 'unfair']]
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    labels = np.asarray(labels, dtype=object)
+    ref = counts[reference]
+    p_ref = ref / ref.sum()
+    others = [g for g in range(len(labels)) if g != reference]
+    rows, jobs = [], []
+    for metric in metrics:
+        ref_score = float(compute(metric, ref))
+        ref_reasons = small_group_reasons(metric, ref, p_ref, alpha=alpha, min_gap=min_gap)
+        for g in others:
+            cm = counts[g]
+            score = float(compute(metric, cm))
+            small = small_group_reasons(metric, cm, p_ref, alpha=alpha, min_gap=min_gap)
+            notes = []
+            if math.isnan(score):
+                notes.append(_undefined(metric, "the group"))
+            if math.isnan(ref_score):
+                notes.append(_undefined(metric, "the reference"))
+            if metric == "B":
+                ratio = math.nan
+                notes.append("no ratio: B is a signed difference")
+            elif ref_score == 0:
+                ratio = math.nan
+                notes.append("no ratio: the reference's score is 0")
+            else:
+                ratio = score / ref_score
+            rows.append(
+                {
+                    "group": labels[g],
+                    "attribute": attribute,
+                    "metric": metric,
+                    "n": int(cm.sum()),
+                    "score": score,
+                    "reference_group": labels[reference],
+                    "reference_n": int(ref.sum()),
+                    "reference_score": ref_score,
+                    "gap": score - ref_score,
+                    "ratio": ratio,
+                    "p_hole": small["p_hole"],
+                    "min_gap_p": small["min_gap_p"],
+                    "small": small["small"],
+                    "small_reasons": "; ".join(small["reasons"]),
+                    "reference_small": ref_reasons["small"],
+                    "note": "; ".join(notes),
+                }
+            )
+            jobs.append((metric, cm, p_ref))
+    table = pd.DataFrame(rows, columns=[c for c in COMPARISON_COLUMNS if c not in _ADDED])
+    if table.empty:
+        return table
+    table["ratio_flag"] = ratio_flag(table["ratio"].to_numpy())
+    table["p_value"] = match_pvalues(jobs, n_jobs=n_jobs)
+    lost = table["p_value"].isna() & table["note"].eq("")
+    table.loc[lost, "note"] = "no p-value: the metric is never defined under the reference"
+    return table
+
+
+_ADDED = ("p_holm", "significant", "apparent", "verdict", "ratio_flag", "p_value")
+
+
+def adjust(table: pd.DataFrame, *, alpha: float = 0.05, min_gap: float = 0.05) -> pd.DataFrame:
+    """Holm-adjust the p-values of all rows together and give each row its verdict.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Rows from :func:`compare_to_reference` (one or several attributes).
+    alpha : float, default 0.05
+        Family-wise error rate; a row is ``significant`` when ``p_holm < alpha``.
+    min_gap : float, default 0.05
+        The smallest ``|gap|`` counted as an *apparent* disparity.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A copy with ``p_holm, significant, apparent, verdict``, columns in
+        :data:`COMPARISON_COLUMNS` order.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"score": [0.2, 0.5], "reference_score": [0.6, 0.52],
+    ...                   "p_value": [0.001, 0.5]})
+    >>> adjust(t)[["p_holm", "verdict"]].values.tolist()
+    [[0.002, 'disparity survives'], [0.5, 'no apparent disparity']]
+    """
+    out = table.copy()
+    out["gap"] = out["score"] - out["reference_score"]
+    out["p_holm"] = holm(out["p_value"].to_numpy()) if len(out) else []
+    significant = (out["p_holm"] < alpha).to_numpy(dtype=bool)
+    apparent = (out["gap"].abs() >= min_gap - 1e-12).to_numpy(dtype=bool)
+    undefined = out["gap"].isna().to_numpy(dtype=bool)
+    out["significant"] = significant
+    out["apparent"] = apparent & ~undefined
+    out["verdict"] = np.select(
+        [undefined, apparent & significant, apparent, significant],
+        [
+            "undefined",
+            "disparity survives",
+            "apparent, not significant",
+            "significant, below min_gap",
+        ],
+        default="no apparent disparity",
+    )
+    return out[[c for c in COMPARISON_COLUMNS if c in out.columns]]

@@ -1,0 +1,189 @@
+"""When is a group too small for a metric? The book's two reasons (seed 003, ch. 4).
+
+Chapter 03 ("Small groups") shows two ways a small group's score misleads, and the audit
+flags a group for a metric when either applies at the group's size ``n``, judged under the
+reference group's confusion proportions ``p_ref`` (the MATCH law of the comparison):
+
+**Holes** (Theorem 4.3). A joint-ratio metric ``c_i/(c_i + c_j)`` is undefined when its
+denominator is 0; a group drawn from the reference is in such a hole with probability
+``(1 − p_i − p_j)^n`` (:func:`hole_probability`, the ``p_undefined`` of
+:func:`fairbook.stats.match.distribution`). The group is flagged when that probability is at
+least α: at that size the metric is often not there at all. Binomial metrics and B have no
+holes for ``n >= 1``. The reason quotes Theorem 4.3's count of holes in ``M(n)``
+(:func:`fairbook.stats.combinatorics.hole_count_closed_form`).
+
+**Sampling spread** (Fig. 4.1, Sec. 4.5). A gap of ``min_gap`` (0.05, the chapter's
+"apparent disparity") between the group and the reference is *detectable* at size ``n``
+when a group whose score sits exactly ``min_gap`` away would get a MATCH p-value below α.
+:func:`min_gap_pvalue` computes that p-value from the exact law
+(:func:`fairbook.stats.match.cdf_at`; the upper tail through the mirrored metric, e.g.
+``P(TPR >= x) = P(FNR <= 1 − x)``), in each direction the metric's range allows, and keeps
+the smaller. When even that is at least α — before any adjustment for multiple comparisons
+— chance alone moves the metric by ``min_gap`` at this size, and the group is flagged: "not
+significant" would say nothing about fairness there.
+
+A group whose score is undefined is flagged too, with the metric's reason
+(:data:`fairbook.metrics.METRICS` ``undefined_when``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from fairbook.metrics import METRICS, compute
+from fairbook.stats import match
+from fairbook.stats.combinatorics import (
+    BINOMIAL_CELLS,
+    JRM_CELLS,
+    hole_count_closed_form,
+    n_confusion_matrices,
+)
+
+__all__ = ["hole_probability", "min_gap_pvalue", "mirror", "small_group_reasons"]
+
+_FNR_OF = {pair: name for name, pair in JRM_CELLS.items()}
+_BINOMIAL_OF = {frozenset(cells): name for name, cells in BINOMIAL_CELLS.items()}
+
+
+def mirror(metric: str, p_ref) -> tuple[str, np.ndarray]:
+    """The metric ``S'`` and cell probabilities under which ``S' = −S`` (B) or ``1 − S``.
+
+    So that ``P(S >= x) = P(S' <= 1 − x)`` (``<= −x`` for B) can use the lower-tail CDF:
+    a joint-ratio metric's mirror swaps its two cells (TPR ↔ FNR), a binomial metric's is the
+    one over the other two cells (ACC ↔ INACC), and B's is B with FP and FN swapped.
+
+    Examples
+    --------
+    >>> mirror("TPR", [0.1, 0.2, 0.3, 0.4])[0], mirror("ACC", [0.1, 0.2, 0.3, 0.4])[0]
+    ('FNR', 'INACC')
+    >>> mirror("B", [0.1, 0.2, 0.3, 0.4])[1].tolist()
+    [0.1, 0.3, 0.2, 0.4]
+    """
+    p = np.asarray(p_ref, dtype=np.float64)
+    if metric == "B":
+        return "B", p[[0, 2, 1, 3]]
+    if metric in JRM_CELLS:
+        i, j = JRM_CELLS[metric]
+        return _FNR_OF[(j, i)], p
+    if metric in BINOMIAL_CELLS:
+        return _BINOMIAL_OF[frozenset({0, 1, 2, 3} - set(BINOMIAL_CELLS[metric]))], p
+    raise ValueError(f"{metric} has no exact MATCH law")
+
+
+def hole_probability(metric: str, p_ref, n: int) -> float:
+    """Probability that ``metric`` is undefined for a group of ``n`` drawn from ``p_ref``.
+
+    Examples
+    --------
+    >>> hole_probability("TPR", [0.1, 0.1, 0.4, 0.4], 3)  # (1 - 0.2) ** 3
+    0.512
+    >>> hole_probability("ACC", [0.1, 0.1, 0.4, 0.4], 3)
+    0.0
+    """
+    if metric not in JRM_CELLS:
+        return 0.0
+    i, j = JRM_CELLS[metric]
+    p_sum = float(p_ref[i] + p_ref[j])
+    if p_sum >= 1.0:
+        return 0.0
+    if p_sum <= 0.0:
+        return 1.0
+    return round(math.exp(n * math.log1p(-p_sum)), 15)
+
+
+def _lower_tail(metric: str, x: float, p: np.ndarray, n: int) -> float:
+    return float(match.cdf_at(metric, x, p, n))
+
+
+def min_gap_pvalue(metric: str, p_ref, n: int, *, gap: float) -> float:
+    """The MATCH p-value of a group of ``n`` whose score is exactly ``gap`` from the reference.
+
+    Computed under ``p_ref`` in each direction the metric's range allows (rates in [0, 1], B
+    in [−1, 1]); the smaller is returned, so a value >= α means that no gap of this size
+    could be significant at α with ``n`` people.
+
+    Returns
+    -------
+    float
+        NaN when the reference's score is undefined or no direction fits in the range.
+
+    Examples
+    --------
+    >>> p = [0.375, 0.125, 0.125, 0.375]        # the reference's ACC is 0.75
+    >>> round(min_gap_pvalue("ACC", p, 20, gap=0.05), 3) >= 0.05   # 20 people: no
+    True
+    >>> min_gap_pvalue("ACC", p, 5000, gap=0.05) < 1e-6            # 5000 people: yes
+    True
+    """
+    p = np.asarray(p_ref, dtype=np.float64)
+    centre = float(compute(metric, p))
+    if math.isnan(centre) or hole_probability(metric, p, n) >= 1.0:
+        return math.nan
+    low_end, high_end = (-1.0, 1.0) if metric == "B" else (0.0, 1.0)
+    pvalues = []
+    slack = 1e-12
+    if centre - gap >= low_end - slack:
+        pvalues.append(2 * _lower_tail(metric, centre - gap, p, n))
+    if centre + gap <= high_end + slack:
+        other, q = mirror(metric, p)
+        x = -(centre + gap) if metric == "B" else 1.0 - (centre + gap)
+        pvalues.append(2 * _lower_tail(other, x, q, n))
+    pvalues = [v for v in pvalues if not math.isnan(v)]
+    return float(min(1.0, min(pvalues))) if pvalues else math.nan
+
+
+def small_group_reasons(
+    metric: str, cm, p_ref, *, alpha: float = 0.05, min_gap: float = 0.05
+) -> dict:
+    """Why a group is too small for ``metric`` against a reference, if it is.
+
+    Parameters
+    ----------
+    metric : str
+        A metric with an exact MATCH law.
+    cm : array-like of shape (4,)
+        The group's counts ``[TP, FN, FP, TN]``.
+    p_ref : array-like of shape (4,)
+        The reference's confusion proportions.
+    alpha, min_gap : float
+
+    Returns
+    -------
+    dict
+        ``p_hole`` (probability of a hole at this size), ``min_gap_p`` (see
+        :func:`min_gap_pvalue`), ``small`` (bool) and ``reasons`` (list of sentences, empty
+        when the group is large enough).
+
+    Examples
+    --------
+    >>> r = small_group_reasons("TPR", [1, 0, 2, 8], [0.3, 0.1, 0.2, 0.4])
+    >>> r["small"], round(r["p_hole"], 4)   # (1 - 0.3 - 0.1) ** 11
+    (True, 0.0036)
+    >>> r["reasons"][0][:60]
+    'with 11 people a gap of 0.05 in TPR would not be significant'
+    """
+    cm = np.asarray(cm, dtype=np.int64)
+    p = np.asarray(p_ref, dtype=np.float64)
+    n = int(cm.sum())
+    reasons = []
+    info = METRICS[metric]
+    if math.isnan(float(compute(metric, cm))):
+        reasons.append(f"{metric} is undefined in this group: {info.undefined_when}")
+    p_hole = hole_probability(metric, p, n)
+    gap_p = min_gap_pvalue(metric, p, n, gap=min_gap)
+    if not math.isnan(gap_p) and gap_p >= alpha:
+        reasons.append(
+            f"with {n} people a gap of {min_gap:g} in {metric} would not be significant "
+            f"even before adjustment (MATCH p = {gap_p:.2g} >= {alpha:g}): chance alone "
+            "moves it that far"
+        )
+    if p_hole >= alpha:
+        holes = hole_count_closed_form(metric, n)
+        reasons.append(
+            f"{metric} is undefined for {p_hole:.0%} of groups of {n} drawn from the "
+            f"reference, whenever {info.undefined_when} (Theorem 4.3: {holes} of the "
+            f"{n_confusion_matrices(n):,} confusion matrices of {n} people are holes)"
+        )
+    return {"p_hole": p_hole, "min_gap_p": gap_p, "small": bool(reasons), "reasons": reasons}

@@ -1,0 +1,318 @@
+"""Tests of fairbook.audit.api: audit() in both forms and audit_file(), against hand counts,
+pandas group-bys and fairlearn's MetricFrame."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from fairlearn.metrics import MetricFrame, false_positive_rate, selection_rate, true_positive_rate
+
+from fairbook.audit import DEFAULT_METRICS, audit, audit_file
+from fairbook.confusion import confusion_counts
+from fairbook.metrics import bias_report, compare, compute
+
+
+# ------------------------------------------------------------------ the original array form
+def test_audit_by_hand():
+    report = audit([1, 0, 1, 0, 1, 1], [1, 1, 0, 0, 1, 1], ["a", "a", "b", "b", "b", "b"])
+    assert report.reference == "b"  # the largest group
+    assert report.groups.loc["a", ["TP", "FN", "FP", "TN"]].tolist() == [1, 0, 1, 0]
+    assert report.versus_reference.loc["a", "OFI"] == pytest.approx(
+        compare("OFI", [1, 0, 1, 0], [2, 1, 0, 1])
+    )
+    assert "b" not in report.versus_reference.index
+    assert "DP" in report.seven_metrics.columns
+    text = report.to_text()
+    assert "reference group: 'b'" in text and "OFI" in text
+
+
+def test_undefined_rates_are_nan():
+    report = audit([0, 0, 1], [0, 1, 1], ["a", "a", "b"])
+    assert np.isnan(report.groups.loc["a", "TPR"])  # no actual positives in a
+
+
+def test_array_form_equals_frame_form():
+    y, p, g = [1, 0, 1, 0, 1, 1, 0], [1, 1, 0, 0, 1, 1, 1], list("aabbbcc")
+    arrays = audit(y, p, g, reference="c")
+    frame = audit(pd.DataFrame({"y_true": y, "y_pred": p, "group": g}), reference={"group": "c"})
+    for name in ("groups", "rates", "comparisons"):
+        pd.testing.assert_frame_equal(arrays.to_frame(name), frame.to_frame(name))
+
+
+def test_missing_file_and_unknown_reference(tmp_path):
+    with pytest.raises(FileNotFoundError, match="not found"):
+        audit_file(tmp_path / "nope.csv")
+    with pytest.raises(ValueError, match="reference='z' is not among the groups"):
+        audit([1, 0], [1, 0], ["a", "b"], reference="z")
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: audit([1, 0], [1], ["a", "b"]), "differ in length"),
+        (lambda: audit([1, 0], [1, 0]), "three arrays"),
+        (lambda: audit(pd.DataFrame({"y_true": [1]}), [1]), "by keyword"),
+    ],
+)
+def test_wrong_forms(call, message):
+    with pytest.raises((ValueError, TypeError), match=message):
+        call()
+
+
+# ------------------------------------------------------------------ the frame form
+@pytest.fixture
+def frame():
+    rng = np.random.default_rng(3)
+    n = 600
+    race = rng.choice(["W", "B", "A"], n, p=[0.6, 0.35, 0.05])
+    sex = rng.choice(["f", "m"], n)
+    y = rng.random(n) < 0.4
+    pred = (rng.random(n) < 0.3) | (y & (rng.random(n) < 0.5))
+    return pd.DataFrame(
+        {"label": y.astype(int), "pred": pred.astype(int), "race": race, "sex": sex}
+    )
+
+
+def test_counts_and_rates_match_pandas_group_by(frame):
+    report = audit(frame, y_true="label", y_pred="pred", groups=["race", "sex"])
+    groups = report.to_frame("groups")
+    for attribute in ("race", "sex"):
+        cells = (
+            frame.assign(
+                TP=(frame.label == 1) & (frame.pred == 1),
+                FN=(frame.label == 1) & (frame.pred == 0),
+                FP=(frame.label == 0) & (frame.pred == 1),
+                TN=(frame.label == 0) & (frame.pred == 0),
+            )
+            .groupby(attribute)[["TP", "FN", "FP", "TN"]]
+            .sum()
+        )
+        ours = groups[groups.attribute == attribute].set_index("group")[["TP", "FN", "FP", "TN"]]
+        np.testing.assert_array_equal(ours.loc[cells.index].to_numpy(), cells.to_numpy())
+        for rate in ("PPR", "TPR", "FPR", "ACC"):
+            expected = compute(rate, cells.to_numpy())
+            got = groups[groups.attribute == attribute].set_index("group").loc[cells.index, rate]
+            np.testing.assert_allclose(got.to_numpy(dtype=float), expected)
+
+
+def test_per_group_rates_difference_and_ratio_match_fairlearn(frame):
+    report = audit(frame, y_true="label", y_pred="pred", groups=["race", "sex"], intersections=True)
+    rates = report.to_frame("rates")
+    overview = report.to_frame("overview").set_index(["attribute", "metric"])
+    functions = {"PPR": selection_rate, "TPR": true_positive_rate, "FPR": false_positive_rate}
+    for attribute, features in (
+        ("race", frame["race"]),
+        ("sex", frame["sex"]),
+        ("race & sex", frame[["race", "sex"]]),
+    ):
+        mf = MetricFrame(
+            metrics=functions, y_true=frame.label, y_pred=frame.pred, sensitive_features=features
+        )
+        by_group = mf.by_group
+        if attribute == "race & sex":
+            by_group.index = [f"{r} & {s}" for r, s in by_group.index]
+        for metric in functions:
+            ours = rates[(rates.attribute == attribute) & (rates.metric == metric)]
+            ours = ours.set_index("group")["score"]
+            np.testing.assert_allclose(ours.loc[by_group.index], by_group[metric].to_numpy())
+            assert overview.loc[(attribute, metric), "difference"] == pytest.approx(
+                mf.difference()[metric]
+            )
+            assert overview.loc[(attribute, metric), "ratio"] == pytest.approx(mf.ratio()[metric])
+
+
+def test_fairlearn_differs_where_a_rate_is_undefined():
+    """fairlearn's TPR (scikit-learn's recall) is 0 for a group without actual positives; the
+    audit's is NaN (undefined, never a silent 0), so the between-group summaries differ."""
+    y, p, g = [0, 0, 1, 1, 0], [1, 0, 1, 0, 0], ["a", "a", "b", "b", "b"]
+    mf = MetricFrame(metrics=true_positive_rate, y_true=y, y_pred=p, sensitive_features=g)
+    fairlearn_a = mf.by_group["a"]
+    report = audit(y, p, g)
+    rates = report.to_frame("rates").set_index(["group", "metric"])
+    assert fairlearn_a == 0.0 and np.isnan(rates.loc[("a", "TPR"), "score"])
+
+
+def test_seven_metrics_equal_bias_report(frame):
+    report = audit(frame, y_true="label", y_pred="pred", groups=["race"])
+    expected = bias_report(frame.label, frame.pred, frame.race, positive=1)
+    pd.testing.assert_frame_equal(
+        report.seven_metrics, expected, check_names=False, check_index_type=False
+    )
+
+
+def test_references_default_given_and_combined(frame):
+    report = audit(
+        frame,
+        y_true="label",
+        y_pred="pred",
+        groups=["race", "sex"],
+        reference={"sex": "m"},
+        intersections=True,
+    )
+    assert report.references == {"race": "W", "sex": "m", "race & sex": "W & m"}
+    assert report.settings["reference_rules"] == {
+        "race": "largest",
+        "sex": "given",
+        "race & sex": "combination",
+    }
+    given = audit(
+        frame,
+        y_true="label",
+        y_pred="pred",
+        groups=["race", "sex"],
+        intersections=True,
+        reference={"race & sex": "B & f"},
+    )
+    assert given.references["race & sex"] == "B & f"
+
+
+def test_intersection_falls_back_to_largest_when_the_combination_is_absent():
+    frame = pd.DataFrame(
+        {
+            "y_true": [1, 0, 1, 0, 1, 0, 1],
+            "y_pred": [1, 0, 0, 1, 1, 0, 1],
+            "a": ["x", "x", "x", "y", "y", "y", "y"],
+            "b": ["u", "u", "u", "v", "v", "v", "u"],
+        }
+    )
+    report = audit(frame, groups=["a", "b"], reference={"a": "x", "b": "v"}, intersections=True)
+    assert report.references["a & b"] == "x & u"  # "x & v" does not occur
+    assert report.settings["reference_rules"]["a & b"] == "largest"
+
+
+def test_comparisons_cover_every_group_and_metric(frame):
+    report = audit(frame, y_true="label", y_pred="pred", groups=["race", "sex"])
+    comparisons = report.to_frame("comparisons")
+    assert len(comparisons) == (2 + 1) * len(DEFAULT_METRICS)
+    assert set(comparisons.metric) == set(DEFAULT_METRICS)
+    assert not ((comparisons.attribute == "race") & (comparisons.group == "W")).any()
+    assert report.settings["metrics"] == list(DEFAULT_METRICS)
+
+
+def test_y_pred_none_uses_the_first_run(frame):
+    frame = frame.assign(run_a=frame.pred, run_b=1 - frame.pred)
+    report = audit(frame, y_true="label", y_pred=None, groups=["race"], runs=["run_*"])
+    plain = audit(frame, y_true="label", y_pred="run_a", groups=["race"])
+    assert report.settings["y_pred"] == "run_a"
+    pd.testing.assert_frame_equal(report.to_frame("groups"), plain.to_frame("groups"))
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"groups": ["nope"]}, r"missing column\(s\) \['nope'\] \(groups\)"),
+        ({"runs": ["pred_*"]}, "runs pattern 'pred_\\*' matches no column"),
+        ({"samples": ["p_*"]}, "samples pattern 'p_\\*' matches no column"),
+        ({"score": "s"}, r"missing column\(s\) \['s'\] \(score\)"),
+        ({"samples": ["race"]}, "holds text, not numbers"),
+        ({"score": "race"}, "holds text, not numbers"),
+        ({"runs": ["race"]}, "run column 'race':"),
+        ({"reference": {"age": 3}}, "not a group column"),
+        ({"reference": "W", "groups": ["race", "sex"]}, "give reference as"),
+        ({"reference": {"race": 1}}, "is a number but the groups are text"),
+        ({"groups": ["race", "race"]}, "named twice"),
+        ({"groups": []}, "at least one group column"),
+        ({"intersections": True}, "at least two group columns"),
+        ({"metrics": ["MCC"]}, "no exact MATCH law"),
+        ({"metrics": []}, "metrics is empty"),
+        ({"alpha": 1.5}, "alpha must be between 0 and 1"),
+        ({"alpha": True}, "alpha must be a number"),
+        ({"min_gap": 0}, "min_gap must be between 0 and 1"),
+        ({"lam": -1}, "lam must be >= 0"),
+        ({"n_jobs": 0}, "n_jobs"),
+        ({"positive": 2}, "occurs in neither"),
+        ({"y_pred": None}, "give runs"),
+    ],
+)
+def test_bad_options_are_one_line_errors(frame, options, message):
+    options = {"y_true": "label", "y_pred": "pred", "groups": ["race"], **options}
+    with pytest.raises(ValueError, match=message) as info:
+        audit(frame, **options)
+    assert "\n" not in str(info.value)
+
+
+def test_probabilities_outside_unit_interval_and_missing_samples_refused(frame):
+    bad = frame.assign(p_1=0.5, p_2=np.linspace(-0.1, 0.9, len(frame)))
+    with pytest.raises(ValueError, match=r"samples column 'p_2' holds values outside \[0, 1\]"):
+        audit(bad, y_true="label", y_pred="pred", groups=["race"], samples=["p_*"])
+    gap = frame.assign(p_1=0.5)
+    gap.loc[3, "p_1"] = np.nan
+    with pytest.raises(ValueError, match=r"missing values in \{'p_1': 1\}"):
+        audit(gap, y_true="label", y_pred="pred", groups=["race"], samples=["p_1"])
+    inf = frame.assign(s=np.inf)
+    with pytest.raises(ValueError, match="infinite"):
+        audit(inf, y_true="label", y_pred="pred", groups=["race"], score="s")
+
+
+def test_run_with_a_third_label_is_named():
+    frame = pd.DataFrame(
+        {"y_true": [1, 0, 1], "y_pred": [1, 0, 0], "r1": [1, 0, 2], "group": ["a", "a", "b"]}
+    )
+    with pytest.raises(ValueError, match="run column 'r1': y_pred has labels other than"):
+        audit(frame, runs=["r1"])
+
+
+def test_audit_file_csv_and_string_options(tmp_path):
+    path = tmp_path / "preds.csv"
+    pd.DataFrame(
+        {"label": [1, 0, 1, 0], "score_class": [1, 1, 0, 0], "sex": ["f", "f", "m", "m"]}
+    ).to_csv(path, index=False)
+    report = audit_file(
+        path, y_true="label", y_pred="score_class", group="sex", positive="1", reference="m"
+    )
+    assert report.reference == "m"
+    assert report.versus_reference.loc["f", "OFI"] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("frame", "message"),
+    [
+        (pd.DataFrame({"y_true": [1], "y_pred": [1]}), "missing column"),
+        (
+            pd.DataFrame({"y_true": [1, None], "y_pred": [1, 0], "group": ["a", "b"]}),
+            "missing values",
+        ),
+    ],
+)
+def test_bad_files(tmp_path, frame, message):
+    path = tmp_path / "bad.csv"
+    frame.to_csv(path, index=False)
+    with pytest.raises(ValueError, match=message):
+        audit_file(path)
+
+
+def test_audit_file_references_by_column_globs_and_typed_values(tmp_path):
+    path = tmp_path / "p.csv"
+    pd.DataFrame(
+        {
+            "y_true": [1, 0, 1, 0, 1, 0],
+            "pred_1": [1, 1, 0, 0, 1, 0],
+            "pred_2": [1, 0, 0, 0, 1, 1],
+            "age": [20, 20, 30, 30, 30, 40],
+            "sex": list("ffmmfm"),
+        }
+    ).to_csv(path, index=False)
+    report = audit_file(
+        path,
+        groups=["age", "sex"],
+        reference=["age=30", "sex=f"],
+        runs=["pred_*"],
+        intersections=True,
+    )
+    assert report.references["age"] == 30  # read as an integer, the column's type
+    assert report.references["sex"] == "f"
+    assert report.settings["y_pred"] == "pred_1"  # no y_pred column: the first run
+    assert report.settings["runs"] == ["pred_1", "pred_2"]
+    with pytest.raises(ValueError, match="does not say which group column"):
+        audit_file(path, groups=["age", "sex"], reference=["30"], runs=["pred_*"])
+    with pytest.raises(ValueError, match="not a number"):
+        audit_file(path, groups=["age"], reference=["age=old"], runs=["pred_*"])
+    with pytest.raises(ValueError, match="either groups or group"):
+        audit_file(path, groups=["age"], group="sex")
+
+
+def test_counting_is_one_bincount_per_attribute_not_per_group(frame):
+    """Every per-group number equals confusion_counts' on the same rows."""
+    report = audit(frame, y_true="label", y_pred="pred", groups=["race"])
+    counts, labels = confusion_counts(frame.label, frame.pred, frame.race, return_groups=True)
+    ours = report.groups.loc[labels, ["TP", "FN", "FP", "TN"]].to_numpy()
+    np.testing.assert_array_equal(ours, counts)

@@ -8,12 +8,8 @@ Kwon et al. decomposition and calibration.
 (0.0, 0.5)
 """
 
-from fairbook.uncertainty.bayes_by_backprop import (
-    BayesianLinear,
-    BayesianMLP,
-    BNNClassifier,
-    ScaleMixturePrior,
-)
+import importlib
+
 from fairbook.uncertainty.calibration import expected_calibration_error, reliability_diagram
 from fairbook.uncertainty.decomposition import (
     check_probs,
@@ -21,7 +17,25 @@ from fairbook.uncertainty.decomposition import (
     group_means,
     uncertainty_ratios,
 )
-from fairbook.uncertainty.ensemble import DeepEnsemble
+
+#: The names that need torch, imported on first use (PEP 562), so that the decomposition and
+#: calibration - used by ``fairbook audit`` - load without it.
+_LAZY = {
+    "BayesianLinear": "bayes_by_backprop",
+    "BayesianMLP": "bayes_by_backprop",
+    "BNNClassifier": "bayes_by_backprop",
+    "ScaleMixturePrior": "bayes_by_backprop",
+    "DeepEnsemble": "ensemble",
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f"fairbook.uncertainty.{_LAZY[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'fairbook.uncertainty' has no attribute {name!r}")
+
 
 __all__ = [
     "BNNClassifier",

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["FORMULA_STARTS", "formula_safe", "write_csv"]
+__all__ = ["FORMULA_STARTS", "formula_safe", "writable", "write_csv"]
 
 #: First characters that make a spreadsheet read a text cell as a formula.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -45,6 +45,26 @@ def formula_safe(frame: pd.DataFrame) -> pd.DataFrame:
     return safe
 
 
+def writable(path, *, example: str) -> Path:
+    """``path`` as a Path, or a one-line ``ValueError`` when it is a folder or its folder does
+    not exist (``example`` is the file name suggested for a folder).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> writable(tempfile.mkdtemp(), example="out.csv")
+    Traceback (most recent call last):
+    ...
+    ValueError: /tmp/... is a folder; give a file name such as /tmp/.../out.csv
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"{path} is a folder; give a file name such as {path / example}")
+    if not path.parent.is_dir():
+        raise ValueError(f"cannot write {path}: the folder {path.parent} does not exist")
+    return path
+
+
 def write_csv(frame: pd.DataFrame, path, *, index: bool = True) -> Path:
     """Write ``formula_safe(frame)`` to ``path`` as UTF-8 CSV (RFC 4180); a clear error if not.
 
@@ -60,11 +80,7 @@ def write_csv(frame: pd.DataFrame, path, *, index: bool = True) -> Path:
     >>> out.read_text().splitlines()
     [',g', "0,'@SUM(A1)"]
     """
-    path = Path(path)
-    if path.is_dir():
-        raise ValueError(f"{path} is a folder; give a file name such as {path / 'audit.csv'}")
-    if not path.parent.is_dir():
-        raise ValueError(f"cannot write {path}: the folder {path.parent} does not exist")
+    path = writable(path, example="audit.csv")
     try:
         # RFC 4180 line ends, so that a field holding a bare carriage return is quoted
         formula_safe(frame).to_csv(path, index=index, encoding="utf-8", lineterminator="\r\n")

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from fairbook.safe_csv import writable
+
 __all__ = ["PARQUET_SUFFIXES", "read_predictions", "write_text"]
 
 #: File suffixes read as Parquet (any case); everything else is read as CSV (``.tsv``: tabs).
@@ -101,11 +103,7 @@ def write_text(text: str, path) -> Path:
     ...
     ValueError: cannot write .../no/r.html: the folder .../no does not exist
     """
-    path = Path(path)
-    if path.is_dir():
-        raise ValueError(f"{path} is a folder; give a file name such as {path / 'audit.html'}")
-    if not path.parent.is_dir():
-        raise ValueError(f"cannot write {path}: the folder {path.parent} does not exist")
+    path = writable(path, example="audit.html")
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:

@@ -2,8 +2,9 @@
 
 A chapter's expensive computation at paper scale takes hours, too long for the book's build.
 It is *recorded* instead: run in chunks (*units*: one group size, one seed), each unit's
-result table written as Parquet (exact floats, compressed) beside a JSON provenance record, in the package folder
-``fairbook/recorded/<chapter>/<recording>/``, which is versioned with the code. The chapter
+result table written as Parquet (exact floats, compressed) beside a JSON provenance record,
+in the package folder ``fairbook/recorded/<chapter>/<recording>/``, which is versioned with
+the code. The chapter
 loads the merged units with :func:`load` and shows them beside its fast run.
 
 A recording is tied to the code that made it by a *fingerprint*: the SHA-256 of the source of

@@ -377,3 +377,13 @@ def test_record_lists_records_resumes_and_refuses(tmp_path, capsys):
         assert run_cli(*bad) == 2
         err = capsys.readouterr().err
         assert fragment in err and "Traceback" not in err
+
+
+def test_record_with_a_corrupt_provenance_is_one_line(tmp_path, capsys):
+    folder = tmp_path / "03_small_groups" / "cps"
+    folder.mkdir(parents=True)
+    (folder / "n005.parquet").write_bytes(b"")
+    (folder / "n005.json").write_text("{not json")
+    assert run_cli("record", "03", "--into", str(tmp_path)) == 2
+    err = capsys.readouterr().err
+    assert "not a recording's provenance" in err and "Traceback" not in err

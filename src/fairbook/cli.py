@@ -180,7 +180,10 @@ def _record(args: argparse.Namespace) -> int:
             print(f"{chapter.slug}: nothing to record")
         for name, recordable in available.items():
             config = {"seed": args.seed, **package.settings(args.profile)}
-            state = recordings.load(chapter.slug, recordable, settings=config, root=args.into)
+            try:
+                state = recordings.load(chapter.slug, recordable, settings=config, root=args.into)
+            except ValueError as exc:  # a corrupt provenance file
+                raise UsageError(str(exc)) from None
             print(f"{name}: {recordable.description}\n  {state.describe()}")
         return 0
     if args.recording not in available:
@@ -196,9 +199,9 @@ def _record(args: argparse.Namespace) -> int:
         written = recordings.record(
             chapter.slug, recordable, config, units=args.units, root=args.into, progress=None
         )
+        state = recordings.load(chapter.slug, recordable, settings=config, root=args.into)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    state = recordings.load(chapter.slug, recordable, settings=config, root=args.into)
     print(f"{len(written)} unit(s) written. {state.describe()}")
     return 0
 

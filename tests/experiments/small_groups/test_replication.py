@@ -6,6 +6,7 @@ the worked example of Sec. 4.5.1, Sec. 4.5.4's bounds, ProPublica's rates), enum
 and the normal law.
 """
 
+import json
 import math
 import re
 from pathlib import Path
@@ -97,15 +98,46 @@ def test_theorem_4_4_claims():
 # ----------------------------- Sec. 4.5: the law of a metric under MATCH and its approximations
 def test_theorems_4_5_to_4_9_against_enumeration():
     table = sg.theorems_4_5_to_4_9_replication(n=8)
-    assert table.verdict.tolist() == ["matches", "matches", "differs"]
-    assert table.ours.iloc[:2].max() < 1e-12
+    assert table.verdict.tolist() == ["matches", "matches", "matches", "differs"]
+    assert table.ours.iloc[:3].max() < 1e-12
     # Eq. 4.37 as printed misses exactly P(undefined) = (1 − p_TP − p_FN)^n at the top
-    assert table.ours.iloc[2] == pytest.approx(0.6**8)
+    assert table.ours.iloc[3] == pytest.approx(0.6**8)
     assert [r.source for r in table.attrs["rows"]] == [
         "seed 003 Theorem 4.5",
+        "seed 003 Theorem 4.6",
         "seed 003 Theorem 4.7",
         "seed 003 Theorem 4.9",
     ]
+
+
+def test_theorem_4_6_as_printed_is_not_a_law():
+    # with p_TP (0.3) for the −1 terms the printed PMF does not even sum to 1 over k
+    p = np.array([0.3, 0.1, 0.2, 0.4])
+    n = 7
+    fixed = sum(rep._b_pmf_as_printed(k, n, p, p[1]) for k in range(-n, n + 1))
+    printed = sum(rep._b_pmf_as_printed(k, n, p, p[0]) for k in range(-n, n + 1))
+    assert fixed == pytest.approx(1.0)
+    assert printed == pytest.approx((0.3 + 0.2 + 0.7) ** n)  # multinomial theorem
+    table = sg.theorems_4_5_to_4_9_replication(n=7, theorems=["4.6"])
+    assert float(table.note.iloc[0].rsplit(" ", 1)[1]) > 0.1
+
+
+def test_theorems_4_5_to_4_9_selects_rows_in_order():
+    table = sg.theorems_4_5_to_4_9_replication(n=5, theorems=["4.9", "4.5"])
+    assert [r.source for r in table.attrs["rows"]] == [
+        "seed 003 Theorem 4.5",
+        "seed 003 Theorem 4.9",
+    ]
+    one = sg.theorems_4_5_to_4_9_replication(n=5, theorems="4.7")
+    assert [r.source for r in one.attrs["rows"]] == ["seed 003 Theorem 4.7"]
+    full = sg.theorems_4_5_to_4_9_replication(n=5)
+    assert one.ours.iloc[0] == full.ours.iloc[2]
+
+
+@pytest.mark.parametrize("bad", [["4.8"], [], ["4.1", "4.5"]])
+def test_theorems_4_5_to_4_9_rejects_unknown_theorems(bad):
+    with pytest.raises(ValueError, match="theorems must be"):
+        sg.theorems_4_5_to_4_9_replication(n=5, theorems=bad)
 
 
 def test_example_4_5_1_matches_the_paper():
@@ -320,3 +352,49 @@ def test_recorded_claims_are_judged_like_the_build_and_stale_ones_not_at_all():
     assert all(note.startswith("STALE") for note in stale["note"])
     empty = _recorded(frame.iloc[:0])
     assert len(sg.figs_4_4_to_4_6_recorded_replication(empty)) == 0
+
+
+# ------------------------------------------ the chapter's numbered statements (sphinx-proof)
+_ROOT = Path(__file__).resolve().parents[3]
+_DIRECTIVE = re.compile(r"^```\{prf:(\w+)\}(.*)\n(?::label: ([\w-]+))?", re.M)
+
+
+def _chapter_markdown() -> str:
+    notebook = json.loads((_ROOT / "notebooks" / "03_small_groups.ipynb").read_text("utf-8"))
+    return "\n\n".join(
+        "".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown"
+    )
+
+
+def test_theorem_k_of_the_chapter_is_the_papers_theorem_4_k():
+    # sphinx-proof numbers each kind in the order of the page: the k-th {prf:theorem}
+    # must be seed 003's Theorem 4.k, or every "Theorem k" a lecture cites is wrong
+    statements = _DIRECTIVE.findall(_chapter_markdown())
+    theorems = [(title, label) for kind, title, label in statements if kind == "theorem"]
+    assert [re.search(r"Theorem (4\.\d)\b", t).group(1) for t, _ in theorems] == [
+        f"4.{k}" for k in range(1, 10)
+    ]
+    # every statement but a proof is labelled, uniquely
+    labels = [label for kind, _, label in statements if kind != "proof"]
+    assert all(labels) and len(labels) == len(set(labels))
+    # a theorem that fails as printed says so, and a corrected proposition follows it
+    kinds = [(kind, title) for kind, title, _ in statements if kind != "proof"]
+    for i, (kind, title) in enumerate(kinds):
+        if kind == "theorem" and "as printed" in title:
+            number = re.search(r"Theorem (4\.\d)\b", title).group(1)
+            later = [t for k, t in kinds[i + 1 :] if k == "proposition"]
+            assert later and "corrected" in later[0] and f"Theorem {number}" in later[0]
+
+
+def test_every_statement_reference_resolves():
+    chapter = _chapter_markdown()
+    labels = {label for _, _, label in _DIRECTIVE.findall(chapter) if label}
+    texts = [chapter] + [
+        (_ROOT / "book" / name).read_text("utf-8") for name in ("glossary.md", "errata.md")
+    ]
+    refs = {
+        re.sub(r"^.*<([\w-]+)>$", r"\1", ref)
+        for text in texts
+        for ref in re.findall(r"\{prf:ref\}`([^`]+)`", text)
+    }
+    assert refs and refs <= labels, sorted(refs - labels)

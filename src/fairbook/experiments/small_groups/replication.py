@@ -484,19 +484,24 @@ def _enumerated_cdf(metric: str, n: int, p: np.ndarray):
     return values, cms[defined][first], cdf, p_defined
 
 
+def _b_pmf_as_printed(k: int, n: int, p: np.ndarray, minus: float) -> float:
+    """Eq. 4.19 summed literally, ``P(FP − FN = k)``, with ``minus`` as the probability of
+    a −1 term (the text prints p_TP; p_FN is meant)."""
+    p_plus, p_zero = float(p[2]), float(p[0] + p[3])
+    total = 0.0
+    for m in range(max(0, -k), (n - k) // 2 + 1):
+        a, b, c = k + m, m, n - k - 2 * m
+        log_coef = gammaln(n + 1) - gammaln(a + 1) - gammaln(b + 1) - gammaln(c + 1)
+        with np.errstate(divide="ignore"):
+            log_p = a * np.log(p_plus) + b * np.log(minus) + c * np.log(p_zero)
+        total += float(np.exp(log_coef + log_p))
+    return total
+
+
 def _b_cdf_as_printed(k_max: int, n: int, p: np.ndarray, minus: float) -> float:
     """Eq. 4.27 summed literally, with ``minus`` as the probability of a −1 term (the
     text prints p_TP; p_FN is meant)."""
-    p_plus, p_zero = float(p[2]), float(p[0] + p[3])
-    total = 0.0
-    for k in range(-n, k_max + 1):
-        for m in range(max(0, -k), (n - k) // 2 + 1):
-            a, b, c = k + m, m, n - k - 2 * m
-            log_coef = gammaln(n + 1) - gammaln(a + 1) - gammaln(b + 1) - gammaln(c + 1)
-            with np.errstate(divide="ignore"):
-                log_p = a * np.log(p_plus) + b * np.log(minus) + c * np.log(p_zero)
-            total += float(np.exp(log_coef + log_p))
-    return total
+    return sum(_b_pmf_as_printed(k, n, p, minus) for k in range(-n, k_max + 1))
 
 
 def _jrm_cdf_as_printed(metric: str, s: float, n: int, p: np.ndarray) -> float:
@@ -511,68 +516,125 @@ def _jrm_cdf_as_printed(metric: str, s: float, n: int, p: np.ndarray) -> float:
     )
 
 
-def theorems_4_5_to_4_9_replication(p_ref=match.FIG_4_3_P_REF, n: int = 12) -> pd.DataFrame:
+#: The theorems :func:`theorems_4_5_to_4_9_replication` checks, in the order of its rows.
+_EXACT_LAW_THEOREMS = ("4.5", "4.6", "4.7", "4.9")
+
+
+def theorems_4_5_to_4_9_replication(
+    p_ref=match.FIG_4_3_P_REF, n: int = 12, *, theorems=_EXACT_LAW_THEOREMS
+) -> pd.DataFrame:
     """The exact laws of Sec. 4.5 against the enumeration of every matrix of M(n).
 
-    Each row is the largest ``|theorem's CDF − enumerated CDF|`` over the metric's
+    Each row is the largest ``|theorem's law − enumerated law|`` over the metric's
     support under ``p_ref`` (paper: 0, an exact law; :class:`~fairbook.replication.Exact`).
 
     * Theorem 4.5 (ACC, binomial CDF) — as printed;
-    * Theorems 4.6–4.7 (B) — with ``p_FN`` for the −1 terms, where Eqs. 4.19, 4.25 and
-      4.27 print ``p_TP`` (a typo, see the errata page); the printed version's error is in
-      the note;
+    * Theorem 4.6 (the PMF of B) and Theorem 4.7 (its CDF) — with ``p_FN`` for the −1
+      terms, where Eqs. 4.19, 4.25 and 4.27 print ``p_TP`` (a typo, see the errata page);
+      the printed version's error is in the note;
     * Theorem 4.9 (TPR) — Eq. 4.37 summed as printed, which leaves out the division by
       ``P(c_i + c_j >= 1)``: its CDF tops out at that probability. The note gives the error
       of the book's conditional version (:func:`fairbook.stats.match.cdf`).
 
+    Theorem 4.8 is an approximation, not an exact law: its error is measured by
+    :func:`~fairbook.experiments.small_groups.runs.approximation_errors` and judged in
+    :func:`sec_4_5_4_replication`.
+
+    Parameters
+    ----------
+    p_ref : array-like of shape (4,)
+        Reference cell probabilities ``[TP, FN, FP, TN]``, all positive.
+    n : int
+        Size of the enumerated space ``M(n)``.
+    theorems : iterable of str, keyword-only
+        Which rows, among ``"4.5"``, ``"4.6"``, ``"4.7"`` and ``"4.9"`` (default: all, in
+        that order), so that a chapter can set each row after its theorem.
+
+    Returns
+    -------
+    pandas.DataFrame
+        From :func:`fairbook.replication.replication_table`, one row per theorem asked
+        for, in the order above.
+
     Examples
     --------
     >>> theorems_4_5_to_4_9_replication(n=6).verdict.tolist()
-    ['matches', 'matches', 'differs']
+    ['matches', 'matches', 'matches', 'differs']
+    >>> theorems_4_5_to_4_9_replication(n=6, theorems=["4.9"]).quantity.str[:4].tolist()
+    ['TPR:']
     """
+    if isinstance(theorems, str):
+        theorems = [theorems]
+    wanted = set(theorems)
+    unknown = sorted(wanted - set(_EXACT_LAW_THEOREMS))
+    if unknown or not wanted:
+        raise ValueError(
+            f"theorems must be a non-empty selection of {list(_EXACT_LAW_THEOREMS)}, "
+            f"got {list(theorems)!r}"
+        )
     p = np.asarray(p_ref, dtype=np.float64)
     rows = []
-    values, cms, cdf, _ = _enumerated_cdf("ACC", n, p)
-    p_acc = float(p[0] + p[3])
-    binomial = stats.binom.cdf(np.round(values * n), n, p_acc)
-    rows.append(
-        Row(
-            f"ACC: binomial CDF vs enumeration of M({n}), max |error|",
-            0.0,
-            float(np.abs(binomial - cdf).max()),
-            rule=Exact(),
-            note=f"p_ref = {tuple(p.tolist())}",
-            source="seed 003 Theorem 4.5",
+    if "4.5" in wanted:
+        values, cms, cdf, _ = _enumerated_cdf("ACC", n, p)
+        p_acc = float(p[0] + p[3])
+        binomial = stats.binom.cdf(np.round(values * n), n, p_acc)
+        rows.append(
+            Row(
+                f"ACC: binomial CDF vs enumeration of M({n}), max |error|",
+                0.0,
+                float(np.abs(binomial - cdf).max()),
+                rule=Exact(),
+                note=f"p_ref = {tuple(p.tolist())}",
+                source="seed 003 Theorem 4.5",
+            )
         )
-    )
-    values, cms, cdf, _ = _enumerated_cdf("B", n, p)
-    ours = np.array([match.cdf("B", cm, p) for cm in cms])
-    printed = np.array([_b_cdf_as_printed(round(v * n), n, p, float(p[0])) for v in values])
-    rows.append(
-        Row(
-            f"B: CDF of Thm 4.7 (with p_FN) vs enumeration of M({n}), max |error|",
-            0.0,
-            float(np.abs(ours - cdf).max()),
-            rule=Exact(),
-            note="as printed, with p_TP for the −1 terms (a typo): max |error| "
-            f"{np.abs(printed - cdf).max():.3f}",
-            source="seed 003 Theorem 4.7",
+    if wanted & {"4.6", "4.7"}:
+        values, cms, cdf, _ = _enumerated_cdf("B", n, p)
+        ks = [round(v * n) for v in values]
+    if "4.6" in wanted:
+        pmf = np.diff(cdf, prepend=0.0)
+        ours = np.array([_b_pmf_as_printed(k, n, p, float(p[1])) for k in ks])
+        printed = np.array([_b_pmf_as_printed(k, n, p, float(p[0])) for k in ks])
+        rows.append(
+            Row(
+                f"B: PMF of Thm 4.6 (with p_FN) vs enumeration of M({n}), max |error|",
+                0.0,
+                float(np.abs(ours - pmf).max()),
+                rule=Exact(),
+                note="as printed, with p_TP for the −1 terms (a typo): max |error| "
+                f"{np.abs(printed - pmf).max():.3f}",
+                source="seed 003 Theorem 4.6",
+            )
         )
-    )
-    values, cms, cdf, p_defined = _enumerated_cdf("TPR", n, p)
-    printed = np.array([_jrm_cdf_as_printed("TPR", v, n, p) for v in values])
-    conditional = np.array([match.cdf("TPR", cm, p) for cm in cms])
-    rows.append(
-        Row(
-            f"TPR: Eq. 4.37 as printed vs enumeration of M({n}), max |error|",
-            0.0,
-            float(np.abs(printed - cdf).max()),
-            rule=Exact(),
-            note=f"as printed the CDF ends at P(defined) = {p_defined:.4f}; divided by it "
-            f"(the book's MATCH): max |error| {np.abs(conditional - cdf).max():.1e}",
-            source="seed 003 Theorem 4.9",
+    if "4.7" in wanted:
+        ours = np.array([match.cdf("B", cm, p) for cm in cms])
+        printed = np.array([_b_cdf_as_printed(k, n, p, float(p[0])) for k in ks])
+        rows.append(
+            Row(
+                f"B: CDF of Thm 4.7 (with p_FN) vs enumeration of M({n}), max |error|",
+                0.0,
+                float(np.abs(ours - cdf).max()),
+                rule=Exact(),
+                note="as printed, with p_TP for the −1 terms (a typo): max |error| "
+                f"{np.abs(printed - cdf).max():.3f}",
+                source="seed 003 Theorem 4.7",
+            )
         )
-    )
+    if "4.9" in wanted:
+        values, cms, cdf, p_defined = _enumerated_cdf("TPR", n, p)
+        printed = np.array([_jrm_cdf_as_printed("TPR", v, n, p) for v in values])
+        conditional = np.array([match.cdf("TPR", cm, p) for cm in cms])
+        rows.append(
+            Row(
+                f"TPR: Eq. 4.37 as printed vs enumeration of M({n}), max |error|",
+                0.0,
+                float(np.abs(printed - cdf).max()),
+                rule=Exact(),
+                note=f"ends at P(defined) = {p_defined:.4f}; divided by it (book's MATCH), "
+                f"max |error| {np.abs(conditional - cdf).max():.1e}",
+                source="seed 003 Theorem 4.9",
+            )
+        )
     return replication_table(rows)
 
 

@@ -14,24 +14,28 @@ arranges them by role:
   formulas, not numbers);
 * :mod:`~fairbook.experiments.metric_catalogue.figures` — none (no figure);
 * :mod:`~fairbook.experiments.metric_catalogue.explorers` — the widget that edits one
-  confusion matrix.
+  confusion matrix, and its static twin (a precomputed grid drawn as a chart that works
+  without a kernel).
 
 Every public name is importable from here (``from fairbook.experiments import
 metric_catalogue as catalogue; catalogue.hole_table(...)``).
 """
 
-from .explorers import metric_panel
+from .explorers import MetricGrid, metric_chart, metric_grid, metric_panel
 from .replication import PAPER_SOURCES
 from .results import catalogue_markdown, catalogue_table, hole_table, metric_values
 from .settings import FAMILY_TITLES, PROFILES, settings
 
 __all__ = [
     "FAMILY_TITLES",
+    "MetricGrid",
     "PAPER_SOURCES",
     "PROFILES",
     "catalogue_markdown",
     "catalogue_table",
     "hole_table",
+    "metric_chart",
+    "metric_grid",
     "metric_panel",
     "metric_values",
     "settings",

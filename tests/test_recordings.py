@@ -39,6 +39,8 @@ def test_record_writes_units_with_provenance_and_load_merges_them(tmp_path):
     for key in ("command", "parameters", "commit", "fingerprint", "packages", "cores", "date"):
         assert key in provenance
     assert provenance["parameters"] == {"seeds": 3, "scale": 2.0}
+    assert 0 <= provenance["cpu_seconds"] and 0 <= provenance["seconds"]
+    assert provenance["load_average"] is None or provenance["load_average"] >= 0
     assert provenance["fingerprint"] == fingerprint(["fairbook.stats.cps"])
     recording = load("00_toy", TOY, settings=config, root=tmp_path)
     assert not recording.stale and recording.expected == 3

@@ -15,8 +15,9 @@ already recorded with the current fingerprint and parameters are skipped, so a l
 recording can be built up over several sittings, and an interrupted one resumes.
 
 Provenance of each unit: the command, the parameters, the git commit (and whether the tree had
-uncommitted changes), the fingerprint, package versions, cores, ``n_jobs``, wall seconds and
-the date (UTC).
+uncommitted changes), the fingerprint, package versions, cores, ``n_jobs``, wall seconds, the
+unit's CPU seconds and the load average when it started (a busy machine stretches wall time,
+not CPU time), and the date (UTC).
 """
 
 from __future__ import annotations
@@ -158,8 +159,12 @@ class Recording:
         text = (
             f"{where}: {count} units recorded {self.dates} at commit {self.commits} on "
             f"{'/'.join(map(str, cores))} cores (n_jobs {'/'.join(map(str, n_jobs))}), "
-            f"{self.hours:.2f} unit-hours (the units' wall times summed)."
+            f"{self.hours:.2f} unit-hours (the units' wall times summed)"
         )
+        cpu = [p.get("cpu_seconds") for p in self.provenance]
+        if all(isinstance(c, (int, float)) for c in cpu):
+            text += f", {sum(cpu) / 3600:.2f} CPU-hours"
+        text += "."
         if self.stale:
             text += (
                 f" STALE: {len(self.stale_units)} unit(s) were recorded by code that has "
@@ -250,10 +255,19 @@ def _read_provenance(folder: Path) -> dict[str, dict]:
     return records
 
 
+def _load_average() -> float | None:
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (OSError, AttributeError):  # pragma: no cover - not on this platform
+        return None
+
+
 def _run_unit(recordable: Recordable, unit: str, settings: dict):
-    start = time.perf_counter()
+    load_before = _load_average()
+    start, cpu_start = time.perf_counter(), time.process_time()
     table = recordable.run(unit, settings)
-    return unit, table, time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+    return unit, table, seconds, {"cpu_seconds": cpu, "load_average": load_before}
 
 
 def record(
@@ -324,7 +338,7 @@ def record(
     bar = tqdm(
         results, total=len(todo), desc=f"record {chapter}/{recordable.name}", disable=disable
     )
-    for unit, table, seconds in bar:
+    for unit, table, seconds, usage in bar:
         table_path = folder / f"{unit}.parquet"
         table.to_parquet(table_path, index=False, compression="zstd")
         provenance = {
@@ -342,6 +356,9 @@ def record(
             "cores": os.cpu_count(),
             "n_jobs": settings.get("n_jobs", 1),
             "seconds": seconds,
+            # CPU time of the unit's process (all its threads) and the machine's 1-minute
+            # load average when it started: wall seconds on a shared machine overstate the cost
+            **usage,
             "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
             "rows": len(table),
         }

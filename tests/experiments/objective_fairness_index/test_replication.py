@@ -48,3 +48,39 @@ def test_fig_3_3_replication_shares(toy_counts):
     assert table.loc[2, "paper"] == pytest.approx(2 / 8)
     with pytest.raises(ValueError, match="not among"):
         ofi.fig_3_3_replication({"nb": counts}, group="zzz")
+
+
+def test_fig_3_3_over_seeds_judges_each_seed_like_one_run_and_refuses_stale():
+    import pandas as pd
+
+    from fairbook.recordings import Recording
+
+    rows = []
+    for unit, tp in (("s0", 7), ("s1", 2), ("s10", 9)):
+        for model in ("rf", "nb"):
+            rows += [
+                {"unit": unit, "model": model, "group": "i", "TP": 1, "FN": 0, "FP": 0, "TN": 5},
+                {"unit": unit, "model": model, "group": "j", "TP": tp, "FN": 0, "FP": 1, "TN": 10},
+            ]
+    frame = pd.DataFrame(rows)
+    frame["n"] = frame[["TP", "FN", "FP", "TN"]].sum(axis=1)
+
+    def provenance_of(name, fingerprint="now"):
+        return {"unit": name, "fingerprint": fingerprint, "cores": 2, "n_jobs": 1}, {
+            "seconds": 1.0,
+            "date": "2026-11-25T00:00:00",
+            "commit": "abc",
+        }
+
+    provenance = [a | b for a, b in map(provenance_of, ("s0", "s1", "s10"))]
+    table = ofi.fig_3_3_over_seeds(Recording("02", "adult", frame, provenance, "now"), group="j")
+    assert list(table.columns) == ["paper", "s0", "s1", "s10", "median", "min", "max"]
+    for unit in ("s0", "s1", "s10"):  # each seed's column is fig_3_3_replication of that seed
+        counts = ofi.recorded_counts(frame, unit)
+        one = ofi.fig_3_3_replication(counts, group="j")
+        assert table[unit].tolist() == one["ours"].astype(float).tolist()
+    assert (table["min"] <= table["median"]).all() and (table["median"] <= table["max"]).all()
+    old = [a | b for a, b in [provenance_of("s0", "old")]]
+    stale = Recording("02", "adult", frame, old, "now")
+    with pytest.raises(ValueError, match="stale"):
+        ofi.fig_3_3_over_seeds(stale, group="j")

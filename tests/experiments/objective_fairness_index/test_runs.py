@@ -57,3 +57,42 @@ def test_adult_counts_are_the_shared_predictions():
     assert list(counts) == ["nb"]
     assert counts["nb"].equals(expected)
     assert counts["nb"]["n"].sum() == 15060
+
+
+# ---- the recorded full profile (`fairbook record 02 adult`)
+
+
+def test_recorded_units_are_seeds_and_round_trip_to_counts():
+    import pandas as pd
+
+    assert ofi.adult_recorded_units({"recorded_seeds": 2}) == ["s0", "s1"]
+    with pytest.raises(ValueError, match="no Adult unit"):
+        ofi.adult_recorded_unit("seed0", ofi.settings("full"))
+    table = pd.DataFrame(
+        {"model": ["rf", "rf", "nb"], "group": ["a", "b", "a"], "TP": [3, 1, 2], "FN": [1, 0, 2]}
+        | {"FP": [0, 1, 1], "TN": [6, 2, 5], "n": [10, 4, 10]}
+    )
+    counts = ofi.recorded_counts(table.assign(unit="s0"), "s0", min_group_size=5)
+    assert list(counts) == ["rf", "nb"]
+    assert counts["rf"].loc["b"].tolist() == [1, 0, 1, 2, 4, False]
+    assert (counts["rf"][["TP", "FN", "FP", "TN"]].sum(axis=1) == counts["rf"]["n"]).all()
+    with pytest.raises(ValueError, match="no unit 's1'"):
+        ofi.recorded_counts(table.assign(unit="s0"), "s1")
+
+
+def test_the_committed_recording_reproduces_its_first_seed_exactly():
+    """CI's check on the recorded full profile (500 trees): seed 0 re-run equals the recorded
+    counts exactly, and the recording is not stale."""
+    import pandas as pd
+
+    from fairbook import recordings
+
+    config = ofi.settings("full")
+    recording = recordings.load("02_objective_fairness_index", ofi.ADULT_RECORDING, settings=config)
+    assert not recording.empty, "no recorded units: run `fairbook record 02 adult`"
+    assert not recording.stale, recording.describe()
+    recorded = recording.frame[recording.frame["unit"] == "s0"].drop(columns="unit")
+    again = ofi.adult_recorded_unit("s0", config)
+    pd.testing.assert_frame_equal(
+        again.reset_index(drop=True), recorded.reset_index(drop=True), check_exact=True
+    )

@@ -17,36 +17,55 @@ chapter by role:
   beside ours (``<table>_replication``);
 * :mod:`~fairbook.experiments.objective_fairness_index.figures` — none of its own (the
   heat maps are :func:`fairbook.plots.pairwise_heatmap`);
-* :mod:`~fairbook.experiments.objective_fairness_index.explorers` — none of its own (the
-  explorer is :func:`fairbook.widgets.pair_explorer`).
+* :mod:`~fairbook.experiments.objective_fairness_index.explorers` — the static pair
+  explorer (a precomputed grid drawn as a chart that works without a kernel); the live
+  widget is the generic :func:`fairbook.widgets.pair_explorer`.
 
 Every public name is importable from here (``from fairbook.experiments import
 objective_fairness_index as ofi; ofi.table_3_1_replication()``).
 """
 
+from .explorers import comparison_chart, comparison_grid
 from .replication import (
     PAPER_SOURCES,
     fig_3_2_replication,
+    fig_3_3_over_seeds,
     fig_3_3_replication,
     table_3_1_replication,
     table_3_2_replication,
     table_3_3_replication,
 )
 from .results import counterexample_table, direction_agreement, favour_counts, pairwise_scores
-from .runs import adult_counts, folktables_employment_predictions
+from .runs import (
+    ADULT_RECORDING,
+    RECORDINGS,
+    adult_counts,
+    adult_recorded_unit,
+    adult_recorded_units,
+    folktables_employment_predictions,
+    recorded_counts,
+)
 from .settings import PROFILES, settings
 
 __all__ = [
+    "ADULT_RECORDING",
     "PAPER_SOURCES",
     "PROFILES",
+    "RECORDINGS",
     "adult_counts",
+    "adult_recorded_unit",
+    "adult_recorded_units",
+    "comparison_chart",
+    "comparison_grid",
     "counterexample_table",
     "direction_agreement",
     "favour_counts",
     "fig_3_2_replication",
+    "fig_3_3_over_seeds",
     "fig_3_3_replication",
     "folktables_employment_predictions",
     "pairwise_scores",
+    "recorded_counts",
     "settings",
     "table_3_1_replication",
     "table_3_2_replication",

@@ -30,6 +30,7 @@ from .results import direction_agreement, favour_counts
 __all__ = [
     "PAPER_SOURCES",
     "fig_3_2_replication",
+    "fig_3_3_over_seeds",
     "fig_3_3_replication",
     "table_3_1_replication",
     "table_3_2_replication",
@@ -238,3 +239,52 @@ def fig_3_3_replication(counts_by_model: dict, *, group: str) -> pd.DataFrame:
                 )
             )
     return replication_table(rows)
+
+
+def fig_3_3_over_seeds(recording, *, group: str, min_group_size: int = 0) -> pd.DataFrame:
+    """Fig. 3.3's three shares for every seed of a recorded run (the full profile's forest).
+
+    Parameters
+    ----------
+    recording : fairbook.recordings.Recording
+        ``fairbook record 02 adult`` loaded with :func:`fairbook.recordings.load`.
+    group : str
+        The group that plays the paper's Pacific Islanders.
+    min_group_size : int
+        Smaller groups are not compared (as in the chapter's fast run).
+
+    Returns
+    -------
+    DataFrame
+        One row per quantity of :func:`fig_3_3_replication`: the paper's value, ours for each
+        recorded seed, and their median, minimum and maximum. A stale recording raises: its
+        numbers are not today's code's.
+
+    Examples
+    --------
+    >>> from fairbook.recordings import Recording
+    >>> f = pd.DataFrame({"unit": "s0", "model": "nb", "group": ["i", "j"], "TP": [1, 7],
+    ...                   "FN": [0, 0], "FP": [0, 1], "TN": [5, 10], "n": [6, 18]})
+    >>> r = Recording("02", "adult", f, [{"unit": "s0", "fingerprint": "x"}], "x")
+    >>> fig_3_3_over_seeds(r, group="j")["s0"].tolist()
+    [1.0, 1.0]
+    """
+    from .runs import recorded_counts
+
+    if recording.stale:
+        raise ValueError(f"the recording is stale: {recording.describe()}")
+    units = sorted({p["unit"] for p in recording.provenance}, key=lambda u: int(u[1:]))
+    if not units:
+        raise ValueError("the recording has no units")
+    columns = {}
+    paper = None
+    for unit in units:
+        counts = recorded_counts(recording.frame, unit, min_group_size=min_group_size)
+        table = fig_3_3_replication(counts, group=group)
+        paper = table["paper"]
+        columns[unit] = table["ours"].astype(float)
+    ours = pd.DataFrame(columns)
+    summary = pd.DataFrame(
+        {"median": ours.median(axis=1), "min": ours.min(axis=1), "max": ours.max(axis=1)}
+    )
+    return pd.concat([paper.rename("paper"), ours, summary], axis=1)

@@ -11,10 +11,20 @@ offline stand-in.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from fairbook.data.predictions import adult_race_predictions, group_counts
+from fairbook.recordings import Recordable
 
-__all__ = ["adult_counts", "folktables_employment_predictions"]
+__all__ = [
+    "ADULT_RECORDING",
+    "RECORDINGS",
+    "adult_counts",
+    "adult_recorded_unit",
+    "adult_recorded_units",
+    "folktables_employment_predictions",
+    "recorded_counts",
+]
 
 
 def adult_counts(
@@ -113,3 +123,76 @@ def folktables_employment_predictions(
     )
     y_pred = classifier.fit(x_train, y_train).predict(x_test)
     return np.asarray(y_test, int), np.asarray(y_pred, int), np.asarray(race_test)
+
+
+# --------------------------------- Fig. 3.3's stand-in at 500 trees: `fairbook record 02 adult`
+def adult_recorded_units(config: dict) -> list[str]:
+    """One unit per seed of the random forest: ``"s0"``, ``"s1"``, …
+
+    Examples
+    --------
+    >>> adult_recorded_units({"recorded_seeds": 3})
+    ['s0', 's1', 's2']
+    """
+    return [f"s{seed}" for seed in range(int(config["recorded_seeds"]))]
+
+
+def adult_recorded_unit(unit: str, config: dict) -> pd.DataFrame:
+    """:func:`adult_counts` of both models for one unit's seed, as one long table (a row per
+    model and race: ``model group TP FN FP TN n``). Naive Bayes has no seed; it is
+    recorded with every unit so each unit is a complete Fig. 3.3."""
+    if not unit.startswith("s") or not unit[1:].isdigit():
+        raise ValueError(f"no Adult unit {unit!r}: units are s0, s1, …")
+    counts = adult_counts(
+        seed=int(unit[1:]),
+        n_estimators=int(config["n_estimators"]),
+        max_train_rows=config["max_train_rows"],
+    )
+    parts = [
+        frame.drop(columns="included").reset_index().assign(model=model)
+        for model, frame in counts.items()
+    ]
+    table = pd.concat(parts, ignore_index=True)
+    return table[["model", "group", "TP", "FN", "FP", "TN", "n"]]
+
+
+def recorded_counts(frame: pd.DataFrame, unit: str, *, min_group_size: int = 0) -> dict:
+    """One recorded unit back in :func:`adult_counts`' shape: model → counts per race.
+
+    Examples
+    --------
+    >>> f = pd.DataFrame({"unit": "s0", "model": "nb", "group": ["a", "b"], "TP": [5, 1],
+    ...                   "FN": [1, 0], "FP": [2, 0], "TN": [9, 1], "n": [17, 2]})
+    >>> recorded_counts(f, "s0", min_group_size=5)["nb"]["included"].tolist()
+    [True, False]
+    """
+    rows = frame[frame["unit"] == unit]
+    if rows.empty:
+        raise ValueError(f"the recording has no unit {unit!r}")
+    counts = {}
+    for model, part in rows.groupby("model", sort=False):
+        table = part.set_index("group")[["TP", "FN", "FP", "TN", "n"]].astype(np.int64)
+        table.index.name = "group"
+        table["included"] = table["n"] >= min_group_size
+        counts[model] = table
+    return counts
+
+
+#: The chapter's recording: Fig. 3.3's stand-in with the full profile's 500 trees, per seed.
+ADULT_RECORDING = Recordable(
+    name="adult",
+    units=adult_recorded_units,
+    run=adult_recorded_unit,
+    depends=(
+        "fairbook.data.predictions",
+        "fairbook.data.designs",
+        "fairbook.confusion",
+        "fairbook.labels",
+        "fairbook.experiments.objective_fairness_index.runs",
+    ),
+    parameters=("n_estimators", "max_train_rows"),
+    description="Adult per-race counts of the 500-tree forest and naive Bayes, one seed per unit",
+)
+
+#: Everything ``fairbook record 02`` can record, by name.
+RECORDINGS = {ADULT_RECORDING.name: ADULT_RECORDING}

@@ -13,9 +13,11 @@ from fairbook.experiments.profiles import choose_settings
 __all__ = ["PROFILES", "settings"]
 
 #: Parameters of the two profiles; a chapter's explicit parameters override them.
+#: ``recorded_seeds``: the forest's seeds in the recorded full-profile run
+#: (``fairbook record 02 adult``, one unit per seed).
 PROFILES = {
-    "fast": {"n_max": 12, "n_estimators": 50, "max_train_rows": None},
-    "full": {"n_max": 12, "n_estimators": 500, "max_train_rows": None},
+    "fast": {"n_max": 12, "n_estimators": 50, "max_train_rows": None, "recorded_seeds": 10},
+    "full": {"n_max": 12, "n_estimators": 500, "max_train_rows": None, "recorded_seeds": 10},
 }
 
 

@@ -116,3 +116,24 @@ def test_model_ranking_with_a_stand_in_loader(tiny, monkeypatch, toy_frame):
     table = uc.model_ranking(["m1", "m2"], toy_frame(), batch_size=4, progress=False)
     assert list(table.index) == ["m1", "m2"]
     assert table["UCerF rank"].tolist() == [1, 1]  # the same model twice ties
+
+
+def test_summary_beside_recording_is_summary_of_the_recorded_rows(toy_scored, LOGPROBS, tmp_path):
+    from fairbook.recordings import Recordable, load, record
+
+    scored = toy_scored(LOGPROBS)
+    halves = {"a": scored.iloc[: len(scored) // 2], "b": scored.iloc[len(scored) // 2 :]}
+    toy = Recordable("toy", lambda s: ["a", "b"], lambda u, s: halves[u], ("fairbook.ucerf",), ())
+    record("05_toy", toy, {}, root=tmp_path, progress=False, command="test")
+    recording = load("05_toy", toy, settings={}, root=tmp_path)
+    fast = uc.summary(scored.iloc[:8])
+    table = uc.summary_beside_recording(fast, recording)
+    assert list(table.index.get_level_values("budget").unique()) == [
+        "full (recorded)",
+        "fast (this build)",
+    ]
+    pd.testing.assert_frame_equal(table.loc["full (recorded)"], uc.summary(scored))
+    pd.testing.assert_frame_equal(table.loc["fast (this build)"], fast)
+    empty = load("05_toy", toy, settings={}, root=tmp_path / "none")
+    with pytest.raises(ValueError, match="nothing recorded"):
+        uc.summary_beside_recording(fast, empty)

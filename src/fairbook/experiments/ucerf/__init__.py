@@ -7,11 +7,14 @@ Uncertainty-aware fairness of a language model on gender-occupation minimal pair
 * :mod:`.results` - tables from the scores;
 * :mod:`.replication` - the paper beside ours;
 * :mod:`.figures` - figures;
-* :mod:`.explorers` - the widget.
+* :mod:`.explorers` - the widget, and its static twin (a precomputed grid drawn as a
+  chart that works without a kernel).
 """
 
 from .explorers import (
+    pair_chart,
     pair_explorer,
+    pair_grid,
 )
 from .figures import (
     plot_occupations,
@@ -30,11 +33,14 @@ from .results import (
     pair_metrics,
     pair_table,
     summary,
+    summary_beside_recording,
     synthbias_summary,
     synthbias_tables,
     temperature_variants,
 )
 from .runs import (
+    RECORDINGS,
+    WINOBIAS_RECORDING,
     build_prompts,
     sample_pairs,
     score_frame,
@@ -52,13 +58,17 @@ __all__ = [
     "PAPER_MODEL_IDS",
     "PAPER_SOURCES",
     "PROFILES",
+    "RECORDINGS",
     "TEMPERATURES",
+    "WINOBIAS_RECORDING",
     "build_prompts",
     "derive",
     "figure1_examples",
     "model_ranking",
     "occupation_table",
+    "pair_chart",
     "pair_explorer",
+    "pair_grid",
     "pair_metrics",
     "pair_table",
     "plot_occupations",
@@ -69,6 +79,7 @@ __all__ = [
     "score_frame",
     "settings",
     "summary",
+    "summary_beside_recording",
     "synthbias_summary",
     "synthbias_tables",
     "temperature_variants",

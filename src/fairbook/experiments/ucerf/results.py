@@ -29,6 +29,7 @@ __all__ = [
     "pair_metrics",
     "pair_table",
     "summary",
+    "summary_beside_recording",
     "synthbias_summary",
     "synthbias_tables",
     "temperature_variants",
@@ -453,3 +454,39 @@ def synthbias_tables(result: dict) -> pd.DataFrame:
     type2 = result["type2"].drop(index="all", level="type")
     type1 = result["type1"].drop(index="all", level="type")
     return pd.concat([type1, type2]).sort_index()
+
+
+def summary_beside_recording(fast: pd.DataFrame, recording) -> pd.DataFrame:
+    """:func:`summary` of the recorded full profile (every WinoBias sentence) beside the
+    build's own, one block per budget.
+
+    Parameters
+    ----------
+    fast : DataFrame
+        :func:`summary` of this build's sample.
+    recording : fairbook.recordings.Recording
+        ``fairbook record 05 winobias`` loaded with :func:`fairbook.recordings.load`. Only
+        whole minimal pairs are recorded, so a partial recording is a smaller sample of
+        pairs (its ``pairs`` column says how many); a stale one is refused.
+
+    Returns
+    -------
+    DataFrame
+        Index ``(budget, format, type)``: ``"full (recorded)"`` then ``"fast (this build)"``.
+
+    Examples
+    --------
+    >>> from fairbook.recordings import Recording
+    >>> stale = Recording("05", "winobias", pd.DataFrame(), [{"unit": "w00", "fingerprint": "a",
+    ...     "cores": 2, "n_jobs": 1, "seconds": 1.0, "date": "2026", "commit": "c"}], "b")
+    >>> summary_beside_recording(pd.DataFrame(), stale)
+    Traceback (most recent call last):
+    ...
+    ValueError: the recording is stale: ...
+    """
+    if recording.stale:
+        raise ValueError(f"the recording is stale: {recording.describe()}")
+    if recording.empty:
+        raise ValueError(f"nothing recorded: {recording.describe()}")
+    full = summary(recording.frame.drop(columns="unit"))
+    return pd.concat({"full (recorded)": full, "fast (this build)": fast}, names=["budget"])

@@ -4,14 +4,26 @@ the language model.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
 
+from fairbook.recordings import Recordable
+
 from .settings import FORMATS
 
-__all__ = ["build_prompts", "sample_pairs", "score_frame"]
+__all__ = [
+    "RECORDINGS",
+    "WINOBIAS_CHUNK_PAIRS",
+    "WINOBIAS_RECORDING",
+    "build_prompts",
+    "sample_pairs",
+    "score_frame",
+    "winobias_recorded_unit",
+    "winobias_recorded_units",
+]
 
 
 def sample_pairs(frame: pd.DataFrame, n_pairs: int | None, *, seed: int = 0) -> pd.DataFrame:
@@ -115,3 +127,80 @@ def score_frame(
         part["logprob_1"], part["logprob_2"] = scores.logprob[:, 0], scores.logprob[:, 1]
         parts.append(part)
     return pd.concat(parts, ignore_index=True)
+
+
+# ------------------------------------------ every WinoBias sentence: `fairbook record 05 winobias`
+#: Minimal pairs per recorded unit: the 1,584 pairs of WinoBias in 16 chunks (198 sentences,
+#: about a minute of SmolLM2 on 2 cores per format).
+WINOBIAS_CHUNK_PAIRS = 99
+
+
+def _pair_chunks(frame: pd.DataFrame) -> list[np.ndarray]:
+    ids = frame["pair_id"].drop_duplicates().to_numpy()
+    return [ids[i : i + WINOBIAS_CHUNK_PAIRS] for i in range(0, len(ids), WINOBIAS_CHUNK_PAIRS)]
+
+
+def winobias_recorded_units(config: dict, *, frame: pd.DataFrame | None = None) -> list[str]:
+    """One unit per chunk of :data:`WINOBIAS_CHUNK_PAIRS` minimal pairs, in the data's order.
+
+    Examples
+    --------
+    >>> f = pd.DataFrame({"pair_id": np.repeat(np.arange(200), 2)})
+    >>> winobias_recorded_units({}, frame=f)
+    ['w00', 'w01', 'w02']
+    """
+    if frame is None:
+        from fairbook.data import load_winobias
+
+        frame = load_winobias()
+    return [f"w{i:02d}" for i in range(len(_pair_chunks(frame)))]
+
+
+@functools.lru_cache(maxsize=1)
+def _recording_model(threads: int, seed: int):
+    from fairbook.lm import load_model
+
+    return load_model("", threads=threads, seed=seed)
+
+
+def winobias_recorded_unit(unit: str, config: dict) -> pd.DataFrame:
+    """Score one chunk of WinoBias pairs (unit ``"wNN"``) with SmolLM2 in ``config``'s formats.
+
+    The table is :func:`score_frame`'s for that chunk: every sentence in every format with
+    the two options' log-probabilities, from which the chapter's tables
+    (:func:`fairbook.experiments.ucerf.summary` …) are computed at full scale. The model is
+    loaded once per process, with the chapter's threads and seed; a chunk's numbers depend on
+    its batches (prefixes are sorted by length within the chunk), so the unit, not the whole
+    data set, is what a re-run reproduces bit for bit.
+    """
+    from fairbook.data import load_winobias
+
+    frame = load_winobias()
+    chunks = _pair_chunks(frame)
+    index = int(unit.removeprefix("w"))
+    if not unit.startswith("w") or not 0 <= index < len(chunks):
+        raise ValueError(f"no WinoBias unit {unit!r}: units are w00 to w{len(chunks) - 1:02d}")
+    chunk = frame[frame["pair_id"].isin(chunks[index])].reset_index(drop=True)
+    lm = _recording_model(int(config["threads"]), int(config["seed"]))
+    return score_frame(
+        lm, chunk, config["formats"], batch_size=int(config["batch_size"]), progress=False
+    )
+
+
+#: The chapter's recording: every WinoBias sentence (the full profile's ``n_pairs=None``).
+WINOBIAS_RECORDING = Recordable(
+    name="winobias",
+    units=winobias_recorded_units,
+    run=winobias_recorded_unit,
+    depends=(
+        "fairbook.lm",
+        "fairbook.data.winobias",
+        "fairbook.experiments.ucerf.runs",
+        "fairbook.experiments.ucerf.settings",
+    ),
+    parameters=("seed", "threads", "batch_size", "formats"),
+    description="SmolLM2 on all 3,168 WinoBias sentences, both formats, 99 pairs per unit",
+)
+
+#: Everything ``fairbook record 05`` can record, by name.
+RECORDINGS = {WINOBIAS_RECORDING.name: WINOBIAS_RECORDING}

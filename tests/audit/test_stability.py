@@ -7,7 +7,12 @@ import pytest
 
 from fairbook.audit import audit
 from fairbook.audit.groups import encode_attribute
-from fairbook.audit.stability import run_comparisons, seven_stability, stability_table
+from fairbook.audit.stability import (
+    run_comparisons,
+    seven_stability,
+    stability_table,
+    verdict_flip_rates,
+)
 from fairbook.metrics import bias_report, compute
 
 
@@ -81,3 +86,24 @@ def test_undefined_in_some_run_is_noted():
     assert row.share_survives == 0.0 and not row.flips
     assert row.score_mean == pytest.approx(0.6)
     assert compute("TPR", [1, 1, 0, 0]) == 0.5
+
+
+def test_flip_rates_over_runs_count_disagreeing_pairs_by_hand(runs_frame):
+    report = audit(runs_frame, y_pred=None, runs=["pred_*"], metrics=["PPR", "TPR"])
+    per_run = report.to_frame("runs")
+    rates = verdict_flip_rates(per_run)
+    assert len(rates) == 2 * len(report.to_frame("stability"))
+    for _, row in rates.iterrows():
+        part = per_run[(per_run.group == row.group) & (per_run.metric == row.metric)]
+        if row.verdict == "survives":
+            held = (part.verdict[part.verdict != "undefined"] == "disparity survives").tolist()
+        else:
+            held = (part.ratio_flag[part.ratio_flag != "undefined"] == "unfair").tolist()
+        pairs = [(a, b) for i, a in enumerate(held) for b in held[i + 1 :]]
+        expected = sum(a != b for a, b in pairs) / len(pairs)
+        assert row.runs == len(held) and row.flip_rate == pytest.approx(expected)
+    # the report's flips column is "some verdict has a flip rate above 0"
+    stability = report.to_frame("stability").set_index(["group", "metric"])
+    above = rates.groupby(["group", "metric"])["flip_rate"].max() > 0
+    for key, flips in above.items():
+        assert stability.loc[key, "flips"] == flips

@@ -10,7 +10,12 @@ summarises each (attribute, group, metric) over the runs:
   (max − min) and *STDEV* (population, ddof = 0), from :mod:`fairbook.stats.runs`;
 * the share of runs in which each verdict holds: the disparity *survives* MATCH with Holm's
   adjustment, and seed 000's ratio flag says *unfair* (``|F − 1| > 0.2``);
-* ``flips``: true when a verdict holds in some runs and not in others.
+* ``flips``: true when a verdict holds in some runs and not in others, i.e. when its
+  flip rate (:func:`fairbook.variance.verdicts.flip_rate`, the share of pairs of runs that
+  disagree) is above 0.
+
+:func:`verdict_flip_rates` gives those flip rates themselves, computed by the same core
+function the chapter "How stable is a fairness verdict?" uses.
 
 :func:`seven_stability` does the same for seed 004's seven metrics per attribute, with the
 paper's DI_BAR threshold (20 %) as the fair/unfair verdict; the other six have no threshold
@@ -24,12 +29,13 @@ import pandas as pd
 
 from fairbook.metrics import BIAS_REPORT_METRICS
 from fairbook.stats.runs import max_diff, population_stdev
+from fairbook.variance.verdicts import flip_rate, flip_rates
 
 from .bias_metrics import DI_BAR_THRESHOLD, seven_metrics
 from .comparisons import adjust, compare_to_reference
 from .groups import count_cells, outcome_cells
 
-__all__ = ["run_comparisons", "seven_stability", "stability_table"]
+__all__ = ["run_comparisons", "seven_stability", "stability_table", "verdict_flip_rates"]
 
 
 def run_comparisons(
@@ -109,6 +115,56 @@ def _share(values: pd.Series) -> float:
     return float(values.mean()) if len(values) else np.nan
 
 
+def _verdict_columns(per_run: pd.DataFrame) -> pd.DataFrame:
+    """0/1/NaN columns ``survives`` and ``ratio_unfair`` of a per-run comparison table."""
+    survives = (per_run["verdict"] == "disparity survives").astype(np.float64)
+    unfair = (per_run["ratio_flag"] == "unfair").astype(np.float64)
+    return per_run.assign(
+        survives=survives.where(per_run["verdict"] != "undefined"),
+        ratio_unfair=unfair.where(per_run["ratio_flag"] != "undefined"),
+    )
+
+
+def verdict_flip_rates(per_run: pd.DataFrame) -> pd.DataFrame:
+    """Flip rate over runs of each verdict, per (attribute, group, metric).
+
+    The flip rate is the share of pairs of runs whose verdicts disagree
+    (:func:`fairbook.variance.verdicts.flip_rate`); runs where a verdict is undefined are
+    left out, and it is NaN with fewer than two defined runs.
+
+    Parameters
+    ----------
+    per_run : pandas.DataFrame
+        From :func:`run_comparisons` (an audit's ``to_frame("runs")``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``attribute, group, metric, verdict`` (``"survives"`` or ``"ratio unfair"``),
+        ``runs`` (defined), ``share`` (of runs where it holds) and ``flip_rate``.
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"run": ["r1", "r2", "r3"], "group": "a", "attribute": "g",
+    ...                      "metric": "PPR", "score": 0.2, "gap": 0.1,
+    ...                      "verdict": ["disparity survives", "no apparent disparity",
+    ...                                  "disparity survives"],
+    ...                      "ratio_flag": "fair"})
+    >>> verdict_flip_rates(rows)[["verdict", "flip_rate"]].round(3).values.tolist()
+    [['survives', 0.667], ['ratio unfair', 0.0]]
+    """
+    table = _verdict_columns(per_run)
+    parts = []
+    for column, name in (("survives", "survives"), ("ratio_unfair", "ratio unfair")):
+        rates = flip_rates(table, by=["attribute", "group", "metric"], verdict=column)
+        rates.insert(3, "verdict", name)
+        parts.append(rates)
+    out = pd.concat(parts, ignore_index=True)
+    order = out[["attribute", "group", "metric"]].drop_duplicates()
+    out = order.merge(out, on=["attribute", "group", "metric"], how="left", sort=False)
+    return out.rename(columns={"variants": "runs", "share_unfair": "share"})
+
+
 def stability_table(per_run: pd.DataFrame) -> pd.DataFrame:
     """Spread and verdict shares over runs, per (attribute, group, metric).
 
@@ -136,15 +192,13 @@ def stability_table(per_run: pd.DataFrame) -> pd.DataFrame:
     [[0.1, 0.5, True]]
     """
     out = []
-    for (attribute, group, metric), part in per_run.groupby(
+    for (attribute, group, metric), part in _verdict_columns(per_run).groupby(
         ["attribute", "group", "metric"], sort=False
     ):
         undefined = int(part["score"].isna().sum())
-        defined_verdict = part[part["verdict"] != "undefined"]
-        defined_ratio = part[part["ratio_flag"] != "undefined"]
-        survives = _share(defined_verdict["verdict"] == "disparity survives")
-        unfair = _share(defined_ratio["ratio_flag"] == "unfair")
-        shares = [s for s in (survives, unfair) if not np.isnan(s)]
+        survives = _share(part["survives"].dropna())
+        unfair = _share(part["ratio_unfair"].dropna())
+        rates = [flip_rate(part[c].to_numpy()) for c in ("survives", "ratio_unfair")]
         out.append(
             {
                 "group": group,
@@ -158,7 +212,7 @@ def stability_table(per_run: pd.DataFrame) -> pd.DataFrame:
                 "gap_stdev": population_stdev(part["gap"]),
                 "share_survives": survives,
                 "share_ratio_unfair": unfair,
-                "flips": any(0.0 < s < 1.0 for s in shares),
+                "flips": any(r > 0.0 for r in rates if not np.isnan(r)),
                 "note": f"undefined in {undefined} of {len(part)} runs" if undefined else "",
             }
         )
@@ -188,10 +242,11 @@ def seven_stability(per_run: pd.DataFrame) -> pd.DataFrame:
     for attribute, part in per_run.groupby("attribute", sort=False):
         for metric in BIAS_REPORT_METRICS:
             values = part[metric].astype(np.float64)
-            share = np.nan
+            share, rate = np.nan, np.nan
             if metric == "DI_BAR":
-                defined = values.dropna()
-                share = _share(defined > DI_BAR_THRESHOLD)
+                unfair = (values > DI_BAR_THRESHOLD).astype(np.float64).where(values.notna())
+                share = _share(unfair.dropna())
+                rate = flip_rate(unfair.to_numpy())
             out.append(
                 {
                     "attribute": attribute,
@@ -201,7 +256,7 @@ def seven_stability(per_run: pd.DataFrame) -> pd.DataFrame:
                     "maxdiff": max_diff(values),
                     "stdev": population_stdev(values),
                     "share_unfair": share,
-                    "flips": bool(0.0 < share < 1.0) if not np.isnan(share) else False,
+                    "flips": bool(rate > 0.0) if not np.isnan(rate) else False,
                 }
             )
     columns = ["attribute", "metric", "runs", "mean", "maxdiff", "stdev", "share_unfair", "flips"]

@@ -1,0 +1,100 @@
+"""Chapter "How stable is a fairness verdict?": one verdict under many sources of variation.
+
+Each paper of the book attacks the reliability of a fairness verdict from one side; this
+chapter, the book's own contribution, puts them together on COMPAS and Adult with three model
+families (logistic regression, random forest, the MLP of seed 004's FIT runs). The generic
+part — verdict rules, flip rates, favoured-group agreement, flip rate against group size —
+is :mod:`fairbook.variance.verdicts`; this package arranges the chapter by role:
+
+* :mod:`~fairbook.experiments.verdict_stability.settings` — the profiles, rules, settings;
+* :mod:`~fairbook.experiments.verdict_stability.runs` — predictions under every source and
+  the values of every comparison (a :class:`~fairbook.recordings.Recordable`);
+* :mod:`~fairbook.experiments.verdict_stability.results` — flip tables and the advice;
+* :mod:`~fairbook.experiments.verdict_stability.replication` — none (no paper prints these);
+* :mod:`~fairbook.experiments.verdict_stability.figures` — the heat map and the size curve;
+* :mod:`~fairbook.experiments.verdict_stability.explorers` — none (rerun with parameters).
+
+Every public name is importable from here.
+"""
+
+from .figures import plot_flip_heatmap, plot_size_curve, style_flips
+from .replication import PAPER_SOURCES
+from .results import (
+    VERDICT_KEYS,
+    advice,
+    fit_differences,
+    flip_table,
+    metric_disagreement,
+    most_unstable,
+    recorded,
+    size_needed,
+    size_table,
+    small_group_table,
+    source_summary,
+    verdict_table,
+)
+from .runs import (
+    BASE,
+    RECORDINGS,
+    SIZE_GROUPS,
+    VERDICT_RECORDING,
+    Dataset,
+    build,
+    load_dataset,
+    predictions,
+    run_unit,
+    size_curve,
+    units,
+    verdict_values,
+)
+from .settings import (
+    ATTRIBUTES,
+    MODELS,
+    PROFILES,
+    REFERENCES,
+    SEVEN_RULES,
+    SOURCES,
+    TRAINING_SETTINGS,
+    rules,
+    settings,
+)
+
+__all__ = [
+    "ATTRIBUTES",
+    "BASE",
+    "Dataset",
+    "MODELS",
+    "PAPER_SOURCES",
+    "PROFILES",
+    "RECORDINGS",
+    "REFERENCES",
+    "SEVEN_RULES",
+    "SIZE_GROUPS",
+    "SOURCES",
+    "TRAINING_SETTINGS",
+    "VERDICT_KEYS",
+    "VERDICT_RECORDING",
+    "advice",
+    "build",
+    "fit_differences",
+    "flip_table",
+    "load_dataset",
+    "metric_disagreement",
+    "most_unstable",
+    "plot_flip_heatmap",
+    "plot_size_curve",
+    "predictions",
+    "recorded",
+    "rules",
+    "run_unit",
+    "settings",
+    "size_curve",
+    "size_needed",
+    "size_table",
+    "small_group_table",
+    "source_summary",
+    "style_flips",
+    "units",
+    "verdict_table",
+    "verdict_values",
+]

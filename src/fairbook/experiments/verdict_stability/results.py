@@ -1,0 +1,476 @@
+"""The chapter's tables, from the rows of :func:`~.runs.build` (or a recording of them).
+
+* :func:`verdict_table` — every value with its fair/unfair verdict (the rules of
+  :func:`~.settings.rules`);
+* :func:`flip_table` — one row per verdict (data set, model, attribute, group, metric) and
+  one flip-rate column per source of variation — the heat-map table;
+  :func:`source_summary` averages it per data set and model;
+* :func:`most_unstable` — the verdicts that flip most, with what makes them flip;
+* :func:`metric_disagreement` — how often DI, OFI and EOpp name different favoured groups,
+  and how stable that disagreement is;
+* :func:`small_group_table` — the smaller groups' verdicts with MATCH p-values (Holm) and
+  CPS-smoothed rates, from :func:`fairbook.audit.audit` and its flip rates over seeds;
+* :func:`size_table`, :func:`size_needed` — the flip rate against group size;
+* :func:`advice` — the practitioner's advice, each sentence built from the numbers above.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from fairbook.variance.verdicts import (
+    COMPARISON_METRICS,
+    PIVOTS,
+    disagreement,
+    favoured,
+    flip_rate,
+    flip_rates,
+    pairwise_disagreement,
+    verdicts,
+)
+
+from .runs import BASE, VERDICT_RECORDING
+from .settings import REFERENCES, rules
+
+__all__ = [
+    "VERDICT_KEYS",
+    "advice",
+    "fit_differences",
+    "flip_table",
+    "metric_disagreement",
+    "most_unstable",
+    "recorded",
+    "size_needed",
+    "size_table",
+    "small_group_table",
+    "source_summary",
+    "verdict_table",
+]
+
+#: The columns that name one verdict.
+VERDICT_KEYS = ("dataset", "model", "attribute", "group", "metric")
+
+_RUN_SOURCES = ("FIT", "seed", "setting", "bootstrap")
+_BASE_SOURCE, _BASE_VARIANT = BASE.split(":")
+
+
+def recorded(config: dict, *, root=None):
+    """The recorded full profile (:data:`~.runs.VERDICT_RECORDING`) with ``config``'s
+    parameters, as a :class:`fairbook.recordings.Recording`; its ``frame`` has the rows of
+    :func:`~.runs.build`'s table (empty when nothing is recorded yet).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from fairbook.experiments.verdict_stability.settings import settings
+    >>> recorded(settings("full"), root=tempfile.mkdtemp()).empty
+    True
+    """
+    from fairbook.recordings import load
+
+    return load("10_verdict_stability", VERDICT_RECORDING, settings=config, root=root)
+
+
+def verdict_table(table: pd.DataFrame, config: dict) -> pd.DataFrame:
+    """The value rows of ``table`` with ``unfair`` (1.0 / 0.0 / NaN) by each metric's rule.
+
+    Examples
+    --------
+    >>> from fairbook.experiments.verdict_stability.settings import settings
+    >>> t = pd.DataFrame({"kind": "value", "metric": ["DI", "OFI"], "value": [0.7, 0.01]})
+    >>> verdict_table(t, settings("fast"))["unfair"].tolist()
+    [1.0, 0.0]
+    """
+    values = table[table["kind"] == "value"].copy()
+    unfair = np.full(len(values), np.nan)
+    for metric, (rule, threshold) in rules(config).items():
+        hit = (values["metric"] == metric).to_numpy()
+        unfair[hit] = verdicts(values["value"].to_numpy()[hit], rule=rule, threshold=threshold)
+    values["unfair"] = unfair
+    return values.reset_index(drop=True)
+
+
+def _base(v: pd.DataFrame) -> pd.DataFrame:
+    return v[(v["source"] == _BASE_SOURCE) & (v["variant"] == _BASE_VARIANT)]
+
+
+def flip_table(table: pd.DataFrame, config: dict) -> pd.DataFrame:
+    """The heat-map table: one row per verdict, the flip rate under each source.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :data:`VERDICT_KEYS`, ``n`` (the group's size), ``value`` and ``unfair`` of the base
+        model, the flip rate under each of :data:`~.settings.SOURCES` (``metric``: of the
+        comparison's verdict across DI, OFI and EOpp in the base model; NaN for seed 004's
+        metrics) and ``max`` (the largest of the run sources).
+    """
+    v = verdict_table(table, config)
+    keys = list(VERDICT_KEYS)
+    rates = flip_rates(v, by=[*keys, "source"])
+    wide = rates.pivot_table(
+        index=keys, columns="source", values="flip_rate", aggfunc="first", dropna=False
+    )
+    wide = wide.reindex(columns=list(_RUN_SOURCES))
+    base = _base(v).set_index(keys)[["n", "value", "unfair"]]
+    out = base.join(wide, how="left").reset_index()
+    comparisons = _base(v)[_base(v)["metric"].isin(COMPARISON_METRICS)]
+    choice = flip_rates(comparisons, by=["dataset", "model", "attribute", "group"])
+    out = out.merge(
+        choice[["dataset", "model", "attribute", "group", "flip_rate"]].rename(
+            columns={"flip_rate": "metric_choice"}
+        ),
+        on=["dataset", "model", "attribute", "group"],
+        how="left",
+    )
+    out["metric_choice"] = out["metric_choice"].where(out["metric"].isin(COMPARISON_METRICS))
+    out = out.rename(columns={"metric_choice": "metric choice"})
+    out["max"] = out[list(_RUN_SOURCES)].max(axis=1)
+    return out
+
+
+def fit_differences(frames: dict) -> pd.DataFrame:
+    """Per unit (data set-model), how many people's predictions differ between the FIT runs
+    and between the seeds (the largest count against run 0).
+
+    Examples
+    --------
+    >>> f = pd.DataFrame({"FIT:0": [0, 1], "FIT:1": [0, 1], "seed:0": [0, 1], "seed:1": [1, 1]})
+    >>> fit_differences({"d-m": f}).values.tolist()
+    [['d-m', 0, 1]]
+    """
+    rows = []
+    for unit, frame in frames.items():
+        row = {"unit": unit}
+        for source in ("FIT", "seed"):
+            cols = [c for c in frame.columns if c.startswith(f"{source}:")]
+            first = frame[cols[0]].to_numpy()
+            row[f"{source} rows differing"] = int(
+                max((frame[c].to_numpy() != first).sum() for c in cols)
+            )
+        rows.append(row)
+    return pd.DataFrame(rows, columns=["unit", "FIT rows differing", "seed rows differing"])
+
+
+def source_summary(flips: pd.DataFrame) -> pd.DataFrame:
+    """Per data set and model: the mean flip rate under each source, and the share of
+    verdicts that flip at all (``flips``: a rate above 0 under some run source).
+
+    Examples
+    --------
+    >>> f = pd.DataFrame({"dataset": "d", "model": "m", "FIT": [0.0, 0.5], "seed": 0.0,
+    ...                   "setting": [0.0, 0.2], "bootstrap": 0.1, "metric choice": 0.0})
+    >>> source_summary(f).round(2).values.tolist()
+    [['d', 'm', 0.25, 0.0, 0.1, 0.1, 0.0, 1.0, 2]]
+    """
+    cols = [*_RUN_SOURCES, "metric choice"]
+    grouped = flips.groupby(["dataset", "model"], sort=False)
+    out = grouped[cols].mean()
+    out["flips"] = grouped.apply(
+        lambda p: float((p[list(_RUN_SOURCES)].max(axis=1) > 0).mean()), include_groups=False
+    )
+    out["verdicts"] = grouped.size()
+    return out.reset_index()
+
+
+def most_unstable(flips: pd.DataFrame, config: dict, *, k: int = 3) -> pd.DataFrame:
+    """The ``k`` verdicts with the largest mean flip rate over the run sources (FIT, seed,
+    setting, bootstrap; ties: the larger single rate, then the smaller group), with what
+    makes each unstable.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :data:`VERDICT_KEYS`, ``n``, ``value``, ``threshold``, ``distance`` (of the base
+        value from the nearest threshold), ``source`` (the one with the largest rate),
+        ``flip_rate`` (under that source), ``mean_rate`` and ``why`` (a sentence built
+        from these numbers).
+    """
+    r = rules(config)
+    ranked = flips.dropna(subset=["max"]).copy()
+    ranked["mean_rate"] = ranked[list(_RUN_SOURCES)].mean(axis=1)
+    ranked = ranked.sort_values(["mean_rate", "max", "n"], ascending=[False, False, True])
+    rows = []
+    for _, row in ranked.head(k).iterrows():
+        rule, threshold = r[row["metric"]]
+        bounds = [threshold, 1 / threshold] if rule == "ratio" else [threshold]
+        if rule == "difference":
+            bounds = [-threshold, threshold]
+        distance = float(min(abs(row["value"] - b) for b in bounds))
+        source = row[list(_RUN_SOURCES)].astype(float).idxmax()
+        why = (
+            f"{row['metric']} of {row['group']} ({row['attribute']}, n = {int(row['n'])}) "
+            f"in the {row['dataset']} {row['model']} model is {row['value']:.3f}, "
+            f"{distance:.3f} from its threshold; its verdict flips in "
+            + ", ".join(
+                f"{row[s]:.0%} of pairs under {s}" for s in _RUN_SOURCES if not np.isnan(row[s])
+            )
+        )
+        rows.append(
+            {
+                **{c: row[c] for c in VERDICT_KEYS},
+                "n": int(row["n"]),
+                "value": row["value"],
+                "threshold": threshold,
+                "distance": distance,
+                "source": source,
+                "flip_rate": row[source],
+                "mean_rate": row["mean_rate"],
+                "why": why,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def metric_disagreement(table: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Where DI, OFI and EOpp name different favoured groups.
+
+    Returns
+    -------
+    dict of pandas.DataFrame
+        ``"base"``: per comparison of the base model, the group each metric favours
+        (+1 the group, −1 the reference, 0 neither) and ``disagree``;
+        ``"pairs"``: per data set, how often each pair of metrics disagrees (base models);
+        ``"stability"``: per data set and source, the mean share of comparisons where the
+        metrics disagree and the mean flip rate of that disagreement over the variants.
+    """
+    values = table[(table["kind"] == "value") & table["metric"].isin(COMPARISON_METRICS)]
+    keys = ["dataset", "model", "source", "variant", "attribute", "group"]
+    wide = values.pivot_table(index=keys, columns="metric", values="value", aggfunc="first")
+    wide = wide.reindex(columns=list(COMPARISON_METRICS))
+    directions = pd.DataFrame(
+        {m: favoured(wide[m].to_numpy(), pivot=PIVOTS[m]) for m in COMPARISON_METRICS},
+        index=wide.index,
+    )
+    directions["disagree"] = disagreement(directions[list(COMPARISON_METRICS)].to_numpy())
+    directions = directions.reset_index()
+    base = directions[
+        (directions["source"] == _BASE_SOURCE) & (directions["variant"] == _BASE_VARIANT)
+    ].drop(columns=["source", "variant"])
+    pairs = []
+    for dataset, part in base.groupby("dataset", sort=False):
+        p = pairwise_disagreement(part[list(COMPARISON_METRICS)])
+        p.insert(0, "dataset", dataset)
+        pairs.append(p)
+    stability = []
+    for (dataset, source), part in directions.groupby(["dataset", "source"], sort=False):
+        per_comparison = part.groupby(["model", "attribute", "group"])["disagree"]
+        stability.append(
+            {
+                "dataset": dataset,
+                "source": source,
+                "share_disagree": float(part["disagree"].mean()),
+                "flip_rate": float(
+                    np.nanmean(per_comparison.apply(lambda s: flip_rate(s.to_numpy())))
+                ),
+            }
+        )
+    return {
+        "base": base.reset_index(drop=True),
+        "pairs": pd.concat(pairs, ignore_index=True),
+        "stability": pd.DataFrame(stability),
+    }
+
+
+def small_group_table(frame: pd.DataFrame, dataset: str, config: dict) -> pd.DataFrame:
+    """The smaller groups (``n < small_n``) of one model: their PPR and TPR against the
+    reference with the MATCH p-value (Holm over the audit), the CPS-smoothed rate, the
+    verdict of the base model, and the flip rate of "disparity survives" over the seeds —
+    computed by :func:`fairbook.audit.audit` on the base model with the seed runs.
+    """
+    from fairbook.audit import audit
+    from fairbook.audit.stability import verdict_flip_rates
+
+    runs = [c for c in frame.columns if c.startswith("seed:")]
+    data = frame.rename(columns={BASE: "y_pred"})
+    data = data.rename(columns={c: c.replace(":", "_") for c in runs if c != BASE})
+    attributes = [a for a in REFERENCES[dataset] if " & " not in a]
+    report = audit(
+        data.assign(**{BASE.replace(":", "_"): data["y_pred"]}),
+        groups=tuple(attributes),
+        reference={a: REFERENCES[dataset][a] for a in attributes},
+        intersections=dataset == "adult",
+        runs=[c.replace(":", "_") for c in runs],
+        metrics=["PPR", "TPR"],
+        alpha=float(config["alpha"]),
+    )
+    comp = report.to_frame("comparisons")
+    comp = comp[comp["n"] < int(config["small_n"])]
+    rates = report.to_frame("rates")[["attribute", "group", "metric", "cps"]]
+    flips = verdict_flip_rates(report.to_frame("runs"))
+    flips = flips[flips["verdict"] == "survives"][["attribute", "group", "metric", "flip_rate"]]
+    out = comp.merge(rates, on=["attribute", "group", "metric"], how="left").merge(
+        flips, on=["attribute", "group", "metric"], how="left"
+    )
+    columns = [
+        "attribute",
+        "group",
+        "n",
+        "metric",
+        "score",
+        "cps",
+        "reference_score",
+        "gap",
+        "p_value",
+        "p_holm",
+        "verdict",
+        "flip_rate",
+    ]
+    return out[columns].rename(columns={"flip_rate": "flip_rate_seeds"}).reset_index(drop=True)
+
+
+def size_table(table: pd.DataFrame) -> pd.DataFrame:
+    """The size curve rows: ``dataset, model, attribute, group, size, metric, source,
+    flip_rate``."""
+    rows = table[table["kind"] == "size"]
+    return pd.DataFrame(
+        {
+            "dataset": rows["dataset"],
+            "model": rows["model"],
+            "attribute": rows["attribute"],
+            "group": rows["group"],
+            "size": rows["n"].astype(int),
+            "metric": rows["metric"],
+            "source": rows["source"].str.removeprefix("size:"),
+            "flip_rate": rows["value"],
+        }
+    ).reset_index(drop=True)
+
+
+def size_needed(curve: pd.DataFrame, *, below: float = 0.1) -> pd.DataFrame:
+    """Per data set, source and metric: the smallest size from which the flip rate (mean
+    over models) stays at or below ``below`` at every larger size (NaN: never).
+
+    Examples
+    --------
+    >>> c = pd.DataFrame({"dataset": "d", "model": "m", "metric": "DI", "source": "samples",
+    ...                   "size": [10, 50, 100, 200], "flip_rate": [0.4, 0.05, 0.2, 0.0]})
+    >>> size_needed(c)["size_needed"].tolist()
+    [200.0]
+    """
+    mean = curve.groupby(["dataset", "source", "metric", "size"], sort=False)["flip_rate"].mean()
+    rows = []
+    for (dataset, source, metric), part in mean.groupby(level=[0, 1, 2], sort=False):
+        sizes = part.index.get_level_values("size").to_numpy()
+        order = np.argsort(sizes)
+        sizes, rates = sizes[order], part.to_numpy()[order]
+        needed = np.nan
+        for i in range(len(sizes)):
+            tail = rates[i:]
+            if np.all(tail[~np.isnan(tail)] <= below) and not np.isnan(tail).all():
+                needed = float(sizes[i])
+                break
+        rows.append(
+            {
+                "dataset": dataset,
+                "source": source,
+                "metric": metric,
+                "size_needed": needed,
+                "largest_size": float(sizes[-1]),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _runs_to_see_a_flip(share: float, *, chance: float = 0.95, most: int = 1000) -> float:
+    """Fewest runs that show both verdicts with probability ``chance`` when a share
+    ``share`` of runs says unfair: ``1 − share^R − (1 − share)^R ≥ chance``."""
+    if not 0.0 < share < 1.0:
+        return np.nan
+    for r in range(2, most + 1):
+        if 1.0 - share**r - (1.0 - share) ** r >= chance:
+            return float(r)
+    return np.nan
+
+
+def advice(
+    flips: pd.DataFrame, curve: pd.DataFrame, disagreement_tables: dict, *, below: float = 0.1
+) -> pd.DataFrame:
+    """The chapter's advice, each sentence built from the computed numbers it rests on.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``topic``, ``advice`` (a sentence) and ``rests_on`` (the numbers, as text).
+    """
+    rows = []
+    summary = flips[list(_RUN_SOURCES)].mean()
+    flipping = flips[list(_RUN_SOURCES)].gt(0).mean()
+    worst = summary.idxmax()
+    rows.append(
+        {
+            "topic": "which source to vary",
+            "advice": f"Vary {worst} first: it moves verdicts most "
+            f"(mean flip rate {summary[worst]:.3f}; {flipping[worst]:.0%} of verdicts "
+            "flip under it).",
+            "rests_on": "; ".join(
+                f"{s}: mean {summary[s]:.3f}, flipping {flipping[s]:.0%}" for s in _RUN_SOURCES
+            ),
+        }
+    )
+    seeds = flips.dropna(subset=["seed"])
+    flipped = seeds[seeds["seed"] > 0]
+    if len(flipped):
+        # share of unfair runs of the median flipping verdict, from its pairwise flip rate:
+        # rate ≈ 2 p (1 − p)  →  p = (1 − sqrt(1 − 2 rate)) / 2
+        rate = float(np.median(flipped["seed"].clip(upper=0.5)))
+        share = (1 - np.sqrt(1 - 2 * rate)) / 2
+        runs = _runs_to_see_a_flip(share)
+        rows.append(
+            {
+                "topic": "how many runs",
+                "advice": f"Train at least {runs:.0f} times with different seeds before calling a "
+                "verdict settled: that many runs show a typical flipping verdict's other side "
+                "with 95 % probability.",
+                "rests_on": f"{len(flipped)} of {len(seeds)} verdicts flip over seeds; "
+                f"their median "
+                f"flip rate {rate:.3f} means a share {share:.3f} of runs on the minority side",
+            }
+        )
+    else:
+        rows.append(
+            {
+                "topic": "how many runs",
+                "advice": "No verdict flipped over the seeds tried; more runs would be needed to "
+                "bound how rarely one does.",
+                "rests_on": f"0 of {len(seeds)} verdicts flip over seeds",
+            }
+        )
+    needed = size_needed(curve, below=below)
+    samples = needed[needed["source"] == "samples"]
+    if len(samples):
+        worst_size = samples["size_needed"].max()
+        never = samples[samples["size_needed"].isna()]
+        largest = int(samples["largest_size"].max())
+        text = (
+            f"Treat verdicts on groups below {worst_size:.0f} people as unsettled: below "
+            f"that size the sampling flip rate exceeds {below}."
+            if np.isfinite(worst_size) and never.empty
+            else f"Even groups of {largest} people flip under resampling more than {below} of "
+            "the time for some metrics: report an interval, not a verdict."
+        )
+        rows.append(
+            {
+                "topic": "what group size",
+                "advice": text,
+                "rests_on": "; ".join(
+                    f"{r.dataset} {r.metric}: "
+                    + (f"{r.size_needed:.0f}" if np.isfinite(r.size_needed) else f"> {largest}")
+                    for r in samples.itertuples()
+                ),
+            }
+        )
+    pairs = disagreement_tables["pairs"]
+    mean_pairs = pairs.groupby("pair", sort=False)["share"].mean().sort_values(ascending=False)
+    top = mean_pairs.index[0]
+    rows.append(
+        {
+            "topic": "which metrics to report",
+            "advice": f"Report {top.replace(' vs ', ' and ')} together: they name different "
+            f"favoured groups most often ({mean_pairs.iloc[0]:.0%} of comparisons), so one "
+            "alone hides the disagreement.",
+            "rests_on": "; ".join(f"{p}: {s:.0%}" for p, s in mean_pairs.items()),
+        }
+    )
+    return pd.DataFrame(rows, columns=["topic", "advice", "rests_on"])

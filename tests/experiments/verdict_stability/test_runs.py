@@ -1,0 +1,76 @@
+"""Tests of the chapter "How stable is a fairness verdict?": predictions and values."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from fairbook.experiments import verdict_stability as vs
+from fairbook.metrics import bias_report, compare
+from fairbook.variance.verdicts import group_counts
+
+
+def test_compas_keeps_every_person_and_group():
+    data = vs.load_dataset("compas")
+    assert len(data.evaluated) == len(data.y) == 6172
+    counts = data.groups["race"].value_counts()
+    assert counts["Asian"] == 31 and counts["Native American"] == 11
+    rows = np.sort(np.concatenate([te for _, te in data.splits]))
+    np.testing.assert_array_equal(rows, np.arange(6172))  # every row predicted once
+    with pytest.raises(ValueError, match="unknown data set"):
+        vs.load_dataset("german")
+
+
+def test_predictions_have_every_variant_and_the_base_setting_is_the_base(tiny_build):
+    frame = tiny_build["predictions"]["compas-logistic"]
+    assert {"FIT:0", "FIT:1", "seed:0", "seed:1", "setting:0", "setting:3"} <= set(frame)
+    np.testing.assert_array_equal(frame["setting:0"], frame[vs.BASE])
+    # logistic regression (lbfgs) takes nothing from the seed: identical predictions
+    np.testing.assert_array_equal(frame["seed:0"], frame["seed:1"])
+    forest = tiny_build["predictions"]["compas-forest"]
+    assert (forest["seed:0"] != forest["seed:1"]).any()  # a forest's seed matters
+    np.testing.assert_array_equal(forest["FIT:0"], forest["FIT:1"])  # sklearn on CPU
+
+
+def test_values_equal_the_metrics_recomputed(tiny_build):
+    table = tiny_build["table"]
+    frame = tiny_build["predictions"]["compas-forest"]
+    rows = table[(table.model == "forest") & (table.source == "seed") & (table.variant == "1")]
+    counts, labels = group_counts(frame["y_true"], frame["seed:1"], frame["race"])
+    ref = counts[list(labels).index("Caucasian")]
+    asian = counts[list(labels).index("Asian")]
+    got = rows[(rows.group == "Asian") & (rows.metric == "DI")]["value"].iloc[0]
+    assert got == pytest.approx(compare("DI", asian, ref))
+    seven = bias_report(frame["y_true"], frame["seed:1"], frame["sex"], positive=1)
+    got = rows[(rows.attribute == "sex") & (rows.metric == "DP")]["value"].iloc[0]
+    assert got == pytest.approx(float(seven["DP"].iloc[0]))
+    boot = table[(table.model == "forest") & (table.source == "bootstrap")]
+    assert set(boot["variant"]) == {"0", "1", "2"}
+    # stratified resamples keep every group's size
+    asian_n = boot[(boot.group == "Asian")]["n"].unique().tolist()
+    assert asian_n == [31]
+
+
+def test_a_unit_is_reproduced_bit_for_bit(tiny_config, tiny_build):
+    unit = vs.run_unit("compas-logistic", tiny_config)
+    built = tiny_build["table"]
+    built = built[built.model == "logistic"].reset_index(drop=True)
+    assert unit.equals(built)
+    assert vs.units(tiny_config) == ["compas-logistic", "compas-forest"]
+    assert vs.RECORDINGS["verdicts"].units(vs.settings("full")) == [
+        f"{d}-{m}" for d in ("compas", "adult") for m in vs.MODELS
+    ]
+
+
+def test_a_recorded_unit_loads_back_into_the_same_flip_table(tmp_path, tiny_config, tiny_build):
+    from fairbook.recordings import record
+
+    config = {**tiny_config, "models": ("logistic",)}
+    record("10_verdict_stability", vs.VERDICT_RECORDING, config, root=tmp_path, progress=False)
+    loaded = vs.recorded(config, root=tmp_path)
+    assert not loaded.empty and not loaded.stale
+    frame = loaded.frame.drop(columns=["unit"], errors="ignore")
+    built = tiny_build["table"]
+    built = built[built.model == "logistic"].reset_index(drop=True)
+    got = vs.flip_table(frame, config)
+    want = vs.flip_table(built, config)
+    pd.testing.assert_frame_equal(got.reset_index(drop=True), want, check_dtype=False)

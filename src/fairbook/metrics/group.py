@@ -103,7 +103,7 @@ COMPARISONS: dict[str, ComparisonInfo] = {
             "Difference in positive proportions of labels",
             r"\frac{\hat P_i}{n_i}-\frac{\hat P_j}{n_j}",
             0.0,
-            note="As printed it equals the demographic-parity difference (ERRATA).",
+            note="As printed it equals the demographic-parity difference (see the errata page).",
         ),
         ComparisonInfo(
             "OFI", "Objective Fairness Index", r"\frac{FP_i-FN_i}{n_i}-\frac{FP_j-FN_j}{n_j}", 0.0

@@ -15,6 +15,8 @@ SHELL := /bin/bash
 MAKEFLAGS += --no-print-directory
 
 PROFILE ?= fast
+# how many chapters (and test workers) run side by side: every core by default
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 # extras installed into .venv (a variable: a literal comma would split $(call ...) arguments)
 EXTRAS := dev,lm
 PYTHON ?= python3.11
@@ -154,7 +156,7 @@ data: $(STAMP_PY)
 
 # execute every chapter with papermill (PROFILE), stage, jupyter-book build -W -n --keep-going
 html: setup
-	@$(call timed,html,$(FAIRBOOK) build --profile $(PROFILE))
+	@$(call timed,html,$(FAIRBOOK) build --profile $(PROFILE) --jobs $(JOBS))
 
 pagecheck: chromium $(STAMP_PY)
 	@$(call timed,pagecheck,$(PY) -m fairbook.build.pagecheck $(HTML) --screenshots $(SCREENSHOTS))
@@ -167,12 +169,14 @@ book: setup chromium
 # ---- tests -----------------------------------------------------------------------------------
 
 unit: $(STAMP_PY)
-	@$(call timed,unit,$(PY) -m pytest tests --ignore=tests/notebooks -q)
+	@$(call timed,unit,$(PY) -m pytest tests --ignore=tests/notebooks -q -n $(JOBS))
 
-# re-execute the executed chapters and compare outputs (tests/notebooks/README.md)
+# re-execute the executed chapters and compare outputs (tests/notebooks/README.md); with
+# JOBS > 1 the chapters are shared among JOBS workers, each chapter's cells in order in one
+# worker (--dist loadscope: nbval's scope is the notebook)
 nbval: $(STAMP_PY)
 	@ls $(EXECUTED)/*.ipynb >/dev/null 2>&1 || { echo "no executed chapters: run make html"; exit 1; }
-	@$(call timed,nbval,$(PY) -m pytest -c tests/notebooks/pytest.ini --rootdir=. tests/notebooks $(EXECUTED)/*.ipynb)
+	@$(call timed,nbval,$(PY) -m pytest -c tests/notebooks/pytest.ini --rootdir=. -n $(JOBS) --dist loadscope tests/notebooks $(EXECUTED)/*.ipynb)
 
 # Every stage runs even if an earlier one fails; the summary names the failed ones.
 test: setup chromium

@@ -90,6 +90,14 @@ class UsageError(Exception):
             action="store_true",
             help="reuse the executed notebooks in _build/executed (only re-render the HTML)",
         ),
+        arg(
+            "-j",
+            "--jobs",
+            type=int,
+            default=1,
+            help="execute up to JOBS chapters side by side, longest first (default 1; the "
+            "Makefile passes the number of cores)",
+        ),
     ],
 )
 def _build(args: argparse.Namespace) -> int:
@@ -98,7 +106,11 @@ def _build(args: argparse.Namespace) -> int:
     `jupyter-book build -W -n --keep-going`."""
     from fairbook.build import chapters
 
-    return chapters.build(profile=args.profile, execute_chapters=not args.no_execute)
+    if args.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
+    return chapters.build(
+        profile=args.profile, execute_chapters=not args.no_execute, jobs=args.jobs
+    )
 
 
 def _parameter_pairs(values: list[list[str]] | None) -> dict[str, str]:

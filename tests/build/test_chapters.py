@@ -4,6 +4,7 @@ staging. Every test builds a tiny book in tmp_path; nothing touches the real not
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import nbformat
@@ -290,6 +291,47 @@ def test_execute_book_runs_every_chapter_and_removes_stale(book: Path) -> None:
     assert sorted(p.name for p in out.glob("*.ipynb")) == ["01_tiny.ipynb", "02_other_topic.ipynb"]
     assert "6" in _outputs(out / "02_other_topic.ipynb")
     assert any("02_other_topic: ok" in line for line in lines)
+
+
+def test_execute_book_side_by_side_gives_the_same_notebooks_in_toc_order(book: Path) -> None:
+    out = book / "_build" / "executed" / "notebooks"
+    serial = chapters.execute_book(book, "fast", echo=lambda *a, **k: None)
+    first = {r.chapter.slug: _outputs(r.output) for r in serial}
+    timings = json.loads((out / chapters.TIMINGS).read_text())
+    assert set(timings) == {"01_tiny", "02_other_topic"}
+    assert all(seconds >= 0 for seconds in timings.values())
+    parallel = chapters.execute_book(book, "fast", jobs=2, echo=lambda *a, **k: None)
+    assert [r.chapter.slug for r in parallel] == ["01_tiny", "02_other_topic"]
+    assert {r.chapter.slug: _outputs(r.output) for r in parallel} == first
+
+
+@pytest.mark.parametrize("jobs", [0, -1, 1.5, True, "2"])
+def test_execute_book_refuses_a_bad_number_of_jobs(book: Path, jobs: object) -> None:
+    with pytest.raises(ValueError, match="jobs"):
+        chapters.execute_book(book, "fast", jobs=jobs, echo=lambda *a, **k: None)
+
+
+def test_schedule_starts_the_longest_and_the_untimed_first(book: Path) -> None:
+    found = chapters.discover(book)
+    assert [c.slug for c in chapters.schedule(found, {"01_tiny": 1.0})] == [
+        "02_other_topic",
+        "01_tiny",
+    ]
+    timed = {"01_tiny": 5.0, "02_other_topic": 1.0}
+    assert [c.slug for c in chapters.schedule(found, timed)] == ["01_tiny", "02_other_topic"]
+
+
+def test_kernel_environment_is_reentrant_and_restores(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", "/usr/bin")
+    monkeypatch.delenv("PYTHONHASHSEED", raising=False)
+    with chapters._kernel_environment():
+        inner_path = os.environ["PATH"]
+        with chapters._kernel_environment():
+            assert os.environ["PATH"] == inner_path  # not prepended twice
+        assert os.environ["PATH"] == inner_path
+        assert os.environ["PYTHONHASHSEED"] == "0"
+    assert os.environ["PATH"] == "/usr/bin"
+    assert "PYTHONHASHSEED" not in os.environ
 
 
 # ---- staging and the TOC --------------------------------------------------------------------

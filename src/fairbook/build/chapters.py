@@ -34,8 +34,10 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,6 +46,7 @@ import yaml
 
 __all__ = [
     "PROFILES",
+    "TIMINGS",
     "BookPaths",
     "Chapter",
     "ChapterError",
@@ -61,6 +64,7 @@ __all__ = [
     "profile_parameters",
     "resolve",
     "run",
+    "schedule",
     "stage_book",
     "toc_files",
     "write_book_ledger",
@@ -410,23 +414,39 @@ def output_name(slug: str, params: Mapping[str, Any]) -> str:
 # execution
 
 
+_ENVIRONMENT_LOCK = threading.Lock()
+_environment_depth = 0
+_saved_environment: dict[str, str | None] = {}
+
+
 @contextlib.contextmanager
 def _kernel_environment() -> Iterator[None]:
     """Environment the kernels inherit: this interpreter's ``bin`` first on PATH (the
     ``python3`` kernelspec runs plain ``python``) and a fixed hash seed (set order is part of
-    what nbval compares)."""
-    saved = {key: os.environ.get(key) for key in ("PATH", "PYTHONHASHSEED")}
+    what nbval compares).
+
+    Re-entrant and thread-safe: chapters executed side by side (:func:`execute_book` with
+    ``jobs > 1``) share one set-up, made by the first and undone by the last."""
+    global _environment_depth, _saved_environment
     bindir = str(Path(sys.executable).parent)
-    os.environ["PATH"] = bindir + os.pathsep + os.environ.get("PATH", "")
-    os.environ.setdefault("PYTHONHASHSEED", "0")
+    with _ENVIRONMENT_LOCK:
+        if _environment_depth == 0:
+            saved = {key: os.environ.get(key) for key in ("PATH", "PYTHONHASHSEED")}
+            os.environ["PATH"] = bindir + os.pathsep + os.environ.get("PATH", "")
+            os.environ.setdefault("PYTHONHASHSEED", "0")
+            _saved_environment = saved
+        _environment_depth += 1
     try:
         yield
     finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+        with _ENVIRONMENT_LOCK:
+            _environment_depth -= 1
+            if _environment_depth == 0:
+                for key, value in _saved_environment.items():
+                    if value is None:
+                        os.environ.pop(key, None)
+                    else:
+                        os.environ[key] = value
 
 
 @dataclass
@@ -500,19 +520,57 @@ def run(
     return execute(chapter, target, params, log_output=log_output)
 
 
+#: File (in the executed folder) with each chapter's last execution time, in seconds: the
+#: next build starts the longest chapters first when it runs several side by side.
+TIMINGS = "timings.json"
+
+
+def _read_timings(folder: Path) -> dict[str, float]:
+    try:
+        data = json.loads((folder / TIMINGS).read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {str(k): float(v) for k, v in data.items() if isinstance(v, (int, float))}
+
+
+def schedule(chapters: list[Chapter], timings: Mapping[str, float]) -> list[Chapter]:
+    """The order to start `chapters` in when several run side by side: longest first by the
+    last build's `timings` (a chapter never timed counts as longest), TOC order among equals.
+
+    Longest-first keeps the build's wall time close to ``max(longest, total / jobs)``.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as C
+    >>> book = [C(slug="01_a"), C(slug="02_b"), C(slug="03_c")]
+    >>> order = schedule(book, {"01_a": 2.0, "02_b": 9.0})
+    >>> [c.slug for c in order]
+    ['03_c', '02_b', '01_a']
+    """
+    return sorted(chapters, key=lambda c: -timings.get(c.slug, float("inf")))
+
+
 def execute_book(
     root: str | os.PathLike[str] | None = None,
     profile: str = "fast",
     *,
     chapters: list[Chapter] | None = None,
     outdir: str | os.PathLike[str] | None = None,
+    jobs: int = 1,
     echo=print,
 ) -> list[ExecutionResult]:
     """Execute every chapter with `profile` into ``_build/executed/notebooks``.
 
     All chapters run even if one fails; stale outputs of chapters that no longer exist are
-    removed.
+    removed. With ``jobs > 1``, up to `jobs` chapters run side by side (each in its own
+    kernel process), longest first (:func:`schedule`); every chapter's output is the same as
+    when they run one after another (each kernel is a fresh process with the same
+    environment). Results are returned in TOC order.
     """
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
+        raise ValueError(f"jobs must be a whole number >= 1, got {jobs!r}")
     paths = BookPaths(find_root(root))
     chapters = discover(paths.root) if chapters is None else chapters
     out = Path(outdir) if outdir else paths.executed
@@ -521,14 +579,26 @@ def execute_book(
     for stale in out.glob("*.ipynb"):
         if stale.name not in wanted:
             stale.unlink()
-    results = []
-    for chapter in chapters:
+    timings = _read_timings(out)
+
+    def one(chapter: Chapter) -> ExecutionResult:
         params = profile_parameters(chapter, profile)
         echo(f"[execute] {chapter.slug} (profile={profile}) ...", flush=True)
         result = execute(chapter, out / chapter.path.name, params)
         status = "ok" if result.ok else f"FAILED: {result.error}"
         echo(f"[execute] {chapter.slug}: {status} in {result.seconds:.1f} s", flush=True)
-        results.append(result)
+        return result
+
+    with _kernel_environment():
+        if jobs == 1:
+            done = [one(chapter) for chapter in chapters]
+        else:
+            with ThreadPoolExecutor(max_workers=jobs) as pool:
+                done = list(pool.map(one, schedule(chapters, timings)))
+    by_slug = {r.chapter.slug: r for r in done}
+    results = [by_slug[c.slug] for c in chapters]
+    timings.update({r.chapter.slug: round(r.seconds, 1) for r in results})
+    (out / TIMINGS).write_text(json.dumps(timings, indent=1, sort_keys=True) + "\n", "utf-8")
     return results
 
 
@@ -703,6 +773,7 @@ def build(
     profile: str = "fast",
     *,
     execute_chapters: bool = True,
+    jobs: int = 1,
     echo=print,
 ) -> int:
     """``fairbook build``: execute every chapter, stage, build the HTML. Returns an exit
@@ -713,7 +784,7 @@ def build(
     timings: list[tuple[str, float]] = []
     if execute_chapters:
         t0 = time.perf_counter()
-        results = execute_book(paths.root, profile, echo=echo)
+        results = execute_book(paths.root, profile, jobs=jobs, echo=echo)
         timings.append(("execute", time.perf_counter() - t0))
         failed += [f"{r.chapter.slug}: {r.error}" for r in results if not r.ok]
     t0 = time.perf_counter()

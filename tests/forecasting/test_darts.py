@@ -6,9 +6,16 @@ import numpy as np
 import pandas as pd
 import pytest
 import torch
+from scipy.stats import spearmanr
 
 from fairbook.forecasting.crps import crps
-from fairbook.forecasting.darts import evaluate_crps, make_evaluate, train_darts
+from fairbook.forecasting.darts import (
+    evaluate_crps,
+    make_evaluate,
+    scoring_subset,
+    subset_rank_correlation,
+    train_darts,
+)
 from fairbook.forecasting.ptn import PTN
 from fairbook.forecasting.search import genetic_search
 from fairbook.forecasting.space import Choice, make_space, sample
@@ -245,3 +252,66 @@ def test_make_evaluate_plugs_ptn_into_the_genetic_search():
         progress=False,
     )
     assert len(result.archive) == 4 and all(np.isfinite(a.f_v) for a in result.archive)
+
+
+def test_scoring_subset_is_a_fixed_sorted_sample_without_replacement():
+    a = scoring_subset(1000, 50, seed=3)
+    assert len(a) == len(np.unique(a)) == 50 and np.all(np.diff(a) > 0)
+    assert a.min() >= 0 and a.max() < 1000
+    np.testing.assert_array_equal(a, scoring_subset(1000, 50, seed=3))
+    assert not np.array_equal(a, scoring_subset(1000, 50, seed=4))
+    np.testing.assert_array_equal(scoring_subset(7, None), np.arange(7))
+    np.testing.assert_array_equal(scoring_subset(7, 7), np.arange(7))
+    # every window is equally likely to be drawn (Monte Carlo vs size / n)
+    hits = np.bincount(np.concatenate([scoring_subset(10, 3, seed=s) for s in range(4000)]))
+    np.testing.assert_allclose(hits / 4000, 0.3, atol=0.03)
+    for bad in (0, -1, 2.5):
+        with pytest.raises(ValueError, match="size"):
+            scoring_subset(10, bad)
+
+
+def test_subset_rank_correlation_is_spearman_of_full_and_subset_means():
+    rng = np.random.default_rng(0)
+    scores = rng.gamma(2.0, size=(6, 300)) + np.linspace(0, 0.3, 6)[:, None]
+    index = scoring_subset(300, 40, seed=2)
+    expected = spearmanr(scores.mean(axis=1), scores[:, index].mean(axis=1)).statistic
+    assert subset_rank_correlation(scores, 40, seed=2) == pytest.approx(expected, abs=1e-12)
+    assert subset_rank_correlation(scores, 300) == 1.0  # the subset is every window
+    assert np.isnan(subset_rank_correlation(scores[:1], 40))
+    assert np.isnan(subset_rank_correlation(np.ones((3, 10)), 5))
+    with pytest.raises(ValueError, match="shaped"):
+        subset_rank_correlation(np.ones(5), 2)
+
+
+def _subset(data, index):
+    return {k: np.asarray(v)[index] for k, v in data.items()}
+
+
+def test_make_evaluate_on_a_subset_scores_exactly_those_windows():
+    parts = [make_data(40, seed=s) for s in range(4)]
+    kwargs = {"n_quantiles": 5, "epochs": 1, "weight_steps": 2, "arch_steps": 1, "batch_size": 16}
+    agent = sample(make_space(hidden_size=Choice([24])), np.random.default_rng(0))
+    full = make_evaluate(*parts, **kwargs)(agent, 5)
+    # no subset, or a subset as large as the partition: today's numbers, bit for bit
+    assert make_evaluate(*parts, **kwargs, score_windows=None)(agent, 5) == full
+    assert make_evaluate(*parts, **kwargs, score_windows=40)(agent, 5) == full
+    assert make_evaluate(*parts, **kwargs, device="cpu")(agent, 5) == full
+    # a subset: the same as handing the search only those windows
+    index = scoring_subset(40, 12, seed=9)
+    on_subset = make_evaluate(*parts, **kwargs, score_windows=12, score_seed=9)(agent, 5)
+    by_hand = make_evaluate(
+        parts[0], parts[1], _subset(parts[2], index), _subset(parts[3], index), **kwargs
+    )(agent, 5)
+    assert on_subset == by_hand and on_subset != full
+    with pytest.raises(ValueError, match="score_windows"):
+        make_evaluate(*parts, **kwargs, score_windows=0)
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a GPU")
+def test_make_evaluate_trains_on_the_gpu_when_asked():
+    parts = [make_data(32, seed=s) for s in range(4)]
+    kwargs = {"n_quantiles": 5, "epochs": 1, "weight_steps": 2, "arch_steps": 1, "batch_size": 16}
+    agent = sample(make_space(hidden_size=Choice([24])), np.random.default_rng(0))
+    cpu = make_evaluate(*parts, **kwargs)(agent, 1)
+    gpu = make_evaluate(*parts, **kwargs, device="cuda")(agent, 1)
+    np.testing.assert_allclose(gpu, cpu, rtol=1e-3)

@@ -12,6 +12,7 @@ from fairbook.forecasting.windows import (
     build_windows,
     lorenz_pipeline,
     make_windows,
+    warm_start_split,
 )
 
 torch.set_num_threads(1)
@@ -170,3 +171,42 @@ def test_float32_tensor_copies_read_only_arrays_without_a_warning(dtype):
     assert writable[0] == 5.0
     grad = torch.ones(2, requires_grad=True)
     assert not float32_tensor(grad).requires_grad
+
+
+def _windows(systems, starts, per=3):
+    si = np.repeat(np.arange(systems), starts * per)
+    ii = np.tile(np.repeat(np.arange(starts), per), systems)
+    n = len(si)
+    return Windows(
+        np.zeros((n, 1)),
+        np.zeros((n, 1, 1)),
+        np.zeros((n, 1, 1, 1)),
+        np.arange(n, dtype=float)[:, None],
+        np.zeros((n, 1)),
+        si,
+        ii,
+        np.arange(n),
+    )
+
+
+@pytest.mark.parametrize("fraction", [0.2, 0.5, 0.75])
+def test_warm_start_split_partitions_by_trajectory_within_each_system(fraction):
+    w = _windows(systems=3, starts=4)
+    warm, rest = warm_start_split(w, fraction)
+    assert len(warm) + len(rest) == len(w)
+    assert sorted(np.concatenate([warm.t, rest.t]).tolist()) == w.t.tolist()  # disjoint, all
+    k = int(round(fraction * 4))
+    for s in range(3):  # the first k starts of every system warm the network up
+        assert set(warm.start[warm.system == s]) == set(range(k))
+        assert set(rest.start[rest.system == s]) == set(range(k, 4))
+    no_warm, everything = warm_start_split(w, 0.0)
+    assert len(no_warm) == 0 and len(everything) == len(w)
+
+
+def test_warm_start_split_errors():
+    w = _windows(systems=2, starts=2)
+    for bad in (-0.1, 1.0, 1.5):
+        with pytest.raises(ValueError, match="fraction"):
+            warm_start_split(w, bad)
+    with pytest.raises(ValueError, match="empty"):
+        warm_start_split(w, 0.1)  # rounds to no start at all

@@ -277,6 +277,11 @@ def _tensors(data, *, need_target=True) -> dict[str, torch.Tensor]:
     return out
 
 
+def _model_device(model: nn.Module) -> torch.device:
+    """Where the model's parameters live (batches are moved there; CPU for none)."""
+    return next(iter(model.parameters()), torch.empty(0)).device
+
+
 @torch.no_grad()
 def predict_quantiles(model: nn.Module, data, *, batch_size: int = 1024) -> np.ndarray:
     """Run ``model`` in eval mode over ``data`` (Windows or mapping) → ndarray ``(N, H, C)``.
@@ -289,10 +294,14 @@ def predict_quantiles(model: nn.Module, data, *, batch_size: int = 1024) -> np.n
     (3, 16, 111)
     """
     t = _tensors(data, need_target=False)
+    device = _model_device(model)
     was = model.training
     model.eval()
     n = len(t["static"])
-    out = [model(*(t[k][i : i + batch_size] for k in _INPUTS)) for i in range(0, n, batch_size)]
+    out = [
+        model(*(t[k][i : i + batch_size].to(device) for k in _INPUTS)).cpu()
+        for i in range(0, n, batch_size)
+    ]
     model.train(was)
     return torch.cat(out).numpy().astype(float) if out else np.empty((0,))
 
@@ -315,7 +324,8 @@ def train_quantile_model(
 
     AdamW; ``ReduceLROnPlateau(patience=1, factor=0.1)`` stepped on the validation CRPS
     (Eq. 5.7, no ordering penalty) after every epoch; the weights with the lowest validation
-    CRPS are loaded back into ``model`` at the end.
+    CRPS are loaded back into ``model`` at the end. The data stay on the CPU; each batch
+    moves to the device of the model's parameters (``model.to("cuda")`` for a GPU).
 
     Parameters
     ----------
@@ -360,6 +370,7 @@ def train_quantile_model(
             raise ValueError(f"{name} holds no windows")
         if t["target"].ndim != 2:
             raise ValueError(f"{name} target must be (N, H); got {tuple(t['target'].shape)}")
+    device = _model_device(model)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=weight_decay)
     sched = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, patience=1, factor=0.1)
     rows, best, best_state, stale = [], np.inf, None, 0
@@ -375,8 +386,8 @@ def train_quantile_model(
             order, total = torch.randperm(n), 0.0
             for i in range(0, n, batch_size):
                 idx = order[i : i + batch_size]
-                q = model(*(tr[k][idx] for k in _INPUTS))
-                loss = ordered_crps(q, tr["target"][idx], omega=omega)
+                q = model(*(tr[k][idx].to(device) for k in _INPUTS))
+                loss = ordered_crps(q, tr["target"][idx].to(device), omega=omega)
                 opt.zero_grad()
                 loss.backward()
                 opt.step()

@@ -35,7 +35,13 @@ from tqdm.auto import tqdm
 from .crps import OMEGA, crps, ordered_crps
 from .ptn import as_tensors
 
-__all__ = ["evaluate_crps", "make_evaluate", "train_darts"]
+__all__ = [
+    "evaluate_crps",
+    "make_evaluate",
+    "scoring_subset",
+    "subset_rank_correlation",
+    "train_darts",
+]
 
 
 class _Batches:
@@ -275,6 +281,76 @@ def evaluate_crps(model, data, *, batch_size: int = 256) -> np.ndarray:
     return np.concatenate(scores) if scores else np.empty(0)
 
 
+def scoring_subset(n: int, size: int | None, *, seed: int = 0) -> np.ndarray:
+    """Sorted indices of a fixed random subset of ``size`` of ``n`` windows (all if ``None``).
+
+    Drawn without replacement by ``numpy.random.default_rng(seed)``; a ``size`` of ``n`` or
+    more keeps every window, in order.
+
+    Examples
+    --------
+    >>> scoring_subset(5, None).tolist(), scoring_subset(5, 9).tolist()
+    ([0, 1, 2, 3, 4], [0, 1, 2, 3, 4])
+    >>> len(scoring_subset(100, 10, seed=1)), len(set(scoring_subset(100, 10, seed=1)))
+    (10, 10)
+    """
+    if int(n) != n or n < 0:
+        raise ValueError(f"n must be a non-negative integer; got {n!r}")
+    if size is None or size >= n:
+        return np.arange(int(n))
+    if int(size) != size or size < 1:
+        raise ValueError(f"size must be a positive integer or None; got {size!r}")
+    rng = np.random.default_rng(int(seed))
+    return np.sort(rng.choice(int(n), size=int(size), replace=False))
+
+
+def subset_rank_correlation(scores, size: int, *, seed: int = 0) -> float:
+    """Spearman correlation between candidates' mean scores on all windows and on a subset.
+
+    Parameters
+    ----------
+    scores : array_like, shape (K, N)
+        Per-window scores (e.g. CRPS from :func:`evaluate_crps`) of ``K`` candidates on the
+        same ``N`` windows.
+    size : int
+        Windows in the subset (:func:`scoring_subset` with ``seed``).
+    seed : int, default 0
+
+    Returns
+    -------
+    float
+        1 when the subset ranks the candidates as all windows do; NaN with fewer than two
+        candidates or when either ranking is constant.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> scores = np.arange(4.0)[:, None] + rng.normal(0, 0.01, size=(4, 500))
+    >>> float(subset_rank_correlation(scores, 50))
+    1.0
+    """
+    from scipy.stats import spearmanr
+
+    s = np.asarray(scores, dtype=float)
+    if s.ndim != 2:
+        raise ValueError(f"scores must be shaped (K, N); got {s.shape}")
+    if s.shape[0] < 2:
+        return float("nan")
+    full = s.mean(axis=1)
+    part = s[:, scoring_subset(s.shape[1], size, seed=seed)].mean(axis=1)
+    if np.ptp(full) == 0 or np.ptp(part) == 0:
+        return float("nan")
+    return float(spearmanr(full, part).statistic)
+
+
+def _subset_tensors(tensors: dict, size: int | None, seed: int) -> dict:
+    n = next(iter(tensors.values())).shape[0]
+    if size is None or size >= n:
+        return tensors
+    index = torch.as_tensor(scoring_subset(n, size, seed=seed))
+    return {k: v[index] for k, v in tensors.items()}
+
+
 def make_evaluate(
     neural_train,
     neural_val,
@@ -287,6 +363,9 @@ def make_evaluate(
     weight_steps: int = 10,
     batch_size: int = 64,
     omega: float = OMEGA,
+    score_windows: int | None = None,
+    score_seed: int = 0,
+    device="cpu",
     progress: bool | None = False,
 ):
     """The ``evaluate(agent, seed) -> (f, f_v)`` of Algorithm 2 for PTN.
@@ -295,6 +374,13 @@ def make_evaluate(
     ``seed``), trains it with :func:`train_darts` on the two neural partitions (minibatches,
     dropout and noise seeded with ``seed``), and returns the mean CRPS on the genetic-training
     and genetic-validation partitions. A network whose CRPS is not finite scores ``inf``.
+
+    With ``score_windows`` the two genetic partitions are each scored on a fixed random
+    subset of that many windows (:func:`scoring_subset` with ``score_seed``; the same subset
+    for every candidate), which is what makes scoring affordable at the paper's scale, where
+    it otherwise dominates the search; ``None`` (default) scores every window. ``device``
+    is where the networks are built and trained (``"cuda"`` on a GPU; the data stay on the
+    CPU and move there batch by batch).
 
     Examples
     --------
@@ -310,10 +396,15 @@ def make_evaluate(
     """
     from .ptn import PTN
 
+    if score_windows is not None and (int(score_windows) != score_windows or score_windows < 1):
+        raise ValueError(f"score_windows must be a positive integer or None; got {score_windows!r}")
     partitions = [as_tensors(p) for p in (neural_train, neural_val, genetic_train, genetic_val)]
+    partitions[2:] = [_subset_tensors(p, score_windows, score_seed) for p in partitions[2:]]
+    device = torch.device(device)
 
     def evaluate(agent, seed):
         model = PTN.from_data(agent, partitions[0], n_quantiles=n_quantiles, seed=seed)
+        model.to(device)
         train_darts(
             model,
             partitions[0],

@@ -17,6 +17,10 @@ def test_tables_and_figures_of_the_search(study):
     total = costs.loc["total (sum of the stages)", "seconds"]
     assert total == pytest.approx(costs["seconds"].iloc[:-1].sum())
     assert pc.search_plot(runs).get_xlabel() == "generation"
+    loss_ax, op_ax = pc.training_curves_plot(runs)
+    # one loss curve, PTN and TiDE per cycle and the Normal baseline per run; three ops
+    assert len(loss_ax.lines) == 4 * len(runs) and len(op_ax.lines) == 3 * len(runs)
+    assert op_ax.lines[0].get_xdata()[-1] == runs[0].curves["weight updates"].iloc[-1]
     assert pc.nvar_error_table(data).shape == (16, 2)
     assert list(pc.nvar_error_table(data, leads=(1, 16)).index) == [1, 16]
 

@@ -68,3 +68,70 @@ def test_crps_check_converges():
     table = pc.crps_check()
     assert table["|difference|"].is_monotonic_decreasing
     assert table["|difference|"].iloc[-1] < 1e-3
+
+
+def test_window_counts_are_the_windows_the_pipeline_cuts(study):
+    config, data, _ = study
+    counts = pc.window_counts(config)
+    assert {len(w) for w in data["windows"].values()} == {counts["partition"]}
+    assert counts["score"] == counts["test"] == counts["partition"] and counts["warm"] == 0
+    sub = pc.window_counts({**config, "score_windows": 5, "n_initial": 4, "warm_start": 0.25})
+    assert sub["score"] == 5 and sub["warm"] * 3 == sub["test"]
+
+
+def test_cost_extrapolation_counts_every_stage():
+    import pandas as pd
+
+    costs = pd.DataFrame(
+        {
+            "hidden_size": [24, 48],
+            "epoch_cpu_seconds": [1.0, 4.0],  # d²: 1 s at 24, 4 s at 48 -> mean 2.5 s
+            "window_cpu_seconds": [0.01, 0.04],  # mean 0.025 s
+            "tide_step_cpu_seconds": [0.5, 0.5],
+            "tide_window_cpu_seconds": [0.0, 0.0],
+        }
+    )
+    config = {
+        **pc.settings("fast"),
+        "population": 3,
+        "generations": 2,
+        "epochs": 5,
+        "final_cycles": 2,
+        "final_epochs": 7,
+        "warm_start": 0.5,
+        "warm_epochs": 4,
+        "n_systems": 1,
+        "n_initial": 2,
+        "stride": 100,
+        "score_windows": 4,
+        "runs": 3,
+    }
+    n = pc.window_counts(config)
+    table = pc.cost_extrapolation(costs, config)
+    hours = table["CPU hours"] * 3600
+    assert hours["search: training"] == pytest.approx(6 * 5 * 2.5)
+    assert hours["search: scoring"] == pytest.approx(6 * 2 * 4 * 0.025)
+    assert hours["final PTN"] == pytest.approx((2 * 7 + 4) * 2.5 + 3 * n["test"] * 0.025)
+    tide_epochs = pc.tide_epochs_per_cycle(config, n["partition"])
+    assert hours["TiDE"] == pytest.approx(3 * tide_epochs * -(-n["partition"] // 64) * 0.5)
+    stages = ["search: training", "search: scoring", "final PTN", "TiDE"]
+    assert hours["total per run"] == pytest.approx(hours[stages].sum())
+    assert hours["all runs"] == pytest.approx(3 * hours[stages].sum())
+    assert hours["search: scoring every window"] == pytest.approx(6 * 2 * n["partition"] * 0.025)
+    # the power law through two sizes extends to another size as d²
+    beyond = pc.cost_extrapolation(costs, {**config, "hidden_sizes": (96,)})
+    assert beyond.loc["search: training", "CPU hours"] * 3600 == pytest.approx(30 * 16.0)
+    with pytest.raises(ValueError, match="columns"):
+        pc.cost_extrapolation(costs.drop(columns="epoch_cpu_seconds"), config)
+    assert pc.cost_extrapolation(pd.DataFrame(), config).empty
+    assert "not recorded" in pc.cost_markdown(pd.DataFrame(), config)
+    text = pc.cost_markdown(table, config, hours=0.001, cores=2)
+    wall = hours["total per run"] * 3 / 2 / 3600
+    assert "does not fit" in text and f"{wall:,.1f} hours of wall time" in text
+    assert "That fits" in pc.cost_markdown(table, config, hours=10**6)
+    other = (hours["total per run"] - hours["search: training"] - hours["search: scoring"]) / 3600
+    per_candidate = hours["search: training"] / 6 / 3600
+    window = (other + 2 * per_candidate) * 3 / 2  # each of 3 runs gets 2/3 of it on 2 cores
+    text = pc.cost_markdown(table, config, hours=window, cores=2)
+    assert "could train about 2 candidates" in text and "not 6" in text
+    assert "before any search" in pc.cost_markdown(table, config, hours=other, cores=2)

@@ -29,3 +29,68 @@ def test_bad_n_jobs_is_an_error(study, n_jobs):
 def test_tide_budget_matches_ptn_updates():
     assert pc.tide_epochs_per_cycle({"final_epochs": 30}, 64 * 30) == 10
     assert pc.tide_epochs_per_cycle({"final_epochs": 1}, 10**6) == 1
+
+
+@pytest.fixture(scope="module")
+def warm_run():
+    from .conftest import TINY
+
+    config = pc.settings(
+        "fast",
+        **{**TINY, "n_initial": 2, "runs": 1, "n_jobs": 1, "final_cycles": 1},
+        warm_start=0.5,
+        warm_epochs=2,
+    )
+    data = pc.make_data(config, progress=False)
+    return config, data, pc.run_once(data, config, run=0, progress=False)
+
+
+def test_the_warm_start_trains_weights_only_on_left_out_starts_and_scores_the_rest(warm_run):
+    from fairbook.forecasting.windows import warm_start_split
+
+    config, data, run = warm_run
+    warm, rest = warm_start_split(data["windows"]["test"], 0.5)
+    assert len(run.crps) == len(rest) and len(warm) > 0
+    assert run.budget["phase"].tolist() == ["cycle", "warm start"]
+    assert run.budget["weight updates"].tolist() == [10, 30]  # 1 + 2 epochs × 10 steps
+    curves = run.curves
+    assert curves["phase"].tolist() == ["cycle"] + ["warm start"] * 2
+    # the warm start moves no architecture weight: the operation weights stay where the
+    # DARTS cycle left them
+    ops = [c for c in curves if c.startswith("weight:")]
+    last_cycle = curves.loc[curves["phase"] == "cycle", ops].iloc[-1].to_numpy()
+    for _, row in curves.loc[curves["phase"] == "warm start", ops].iterrows():
+        np.testing.assert_array_equal(row.to_numpy(), last_cycle)
+    # Det. is the Normal of the NVAR forecast, scored on the rest only
+    from fairbook.forecasting import crps as crps_module
+    from fairbook.forecasting.baselines import lead_time_mae, normal_quantiles
+
+    nv = data["windows"]["neural_val"]
+    q = normal_quantiles(
+        rest.deterministic,
+        lead_time_mae(nv.deterministic, nv.target),
+        levels=crps_module.quantile_levels(config["n_quantiles"]),
+    )
+    np.testing.assert_array_equal(run.crps["Det."], crps_module.crps(q, rest.target))
+
+
+def test_a_recorded_unit_is_its_run_bit_for_bit(warm_run):
+    config, data, run = warm_run
+    unit = pc.ptn_recorded_unit("run0", config)
+    pd.testing.assert_frame_equal(
+        unit[["PTN", "Det.", "TiDE"]], run.crps, check_exact=True, check_dtype=False
+    )
+    assert (unit["run"] == 0).all() and pc.ptn_recorded_units({"runs": 2}) == ["run0", "run1"]
+    with pytest.raises(ValueError, match="run0"):
+        pc.ptn_recorded_unit("seed0", config)
+    assert set(pc.RECORDINGS) == {"cost", "ptn"}
+
+
+def test_stage_costs_are_positive_seconds(warm_run):
+    config, data, _ = warm_run
+    costs = pc.stage_costs(data, config, hidden_size=24, windows=8)
+    assert costs["hidden_size"] == 24
+    assert all(costs[k] > 0 for k in costs if k.endswith("seconds"))
+    assert pc.cost_recorded_units({"hidden_sizes": (24, 48)}) == ["d024", "d048"]
+    with pytest.raises(ValueError, match="d072"):
+        pc.cost_recorded_unit("x", config)

@@ -8,7 +8,13 @@ import pandas as pd
 
 from .runs import RunResult
 
-__all__ = ["attractor_plot", "fan_chart", "interesting_forecasts", "search_plot"]
+__all__ = [
+    "attractor_plot",
+    "fan_chart",
+    "interesting_forecasts",
+    "search_plot",
+    "training_curves_plot",
+]
 
 
 # ----------------------------------------------------------------------------- figures
@@ -56,6 +62,41 @@ def search_plot(runs: list[RunResult], *, ax=None):
     ax.set_xticks(sorted(set(pd.concat([r.history["generation"] for r in runs]))))
     ax.legend(fontsize=8)
     return ax
+
+
+def training_curves_plot(runs: list[RunResult], *, subspace: str = "history", axes=None):
+    """The final networks' training, epoch by epoch, against weight updates.
+
+    Left: PTN's training loss (ordered CRPS of the weight phase) against the PTN test CRPS
+    after each cycle and the Normal baseline's (dashed), per run; TiDE's test CRPS after
+    each cycle as crosses. Right: the DARTS operation weights of one ``subspace`` over the
+    same updates (per run; 1/3 each is the uniform start). Returns the two axes.
+    """
+    if axes is None:
+        _, axes = plt.subplots(1, 2, figsize=(12, 3.6))
+    loss_ax, op_ax = axes
+    for r in runs:
+        if r.curves is None:
+            raise ValueError("the runs carry no training curves")
+        c, b = r.curves, r.budget
+        (line,) = loss_ax.plot(c["weight updates"], c["train_loss"], lw=0.8, alpha=0.6)
+        colour = line.get_color()
+        loss_ax.plot(
+            b["weight updates"], b["PTN mean"], "o-", color=colour, label=f"PTN, run {r.run}"
+        )
+        loss_ax.plot(b["weight updates"], b["TiDE mean"], "x", color=colour, ms=8)
+        loss_ax.axhline(b["Det. mean"].iloc[0], color=colour, ls="--", lw=0.8)
+        for column in [k for k in c if k.startswith(f"weight:{subspace}/")]:
+            op_ax.plot(
+                c["weight updates"], c[column], lw=1, label=f"{column.split('/')[1]}, run {r.run}"
+            )
+    loss_ax.set_xlabel("weight updates of the final network")
+    loss_ax.set_ylabel("CRPS (line: training loss)")
+    loss_ax.legend(fontsize=7)
+    op_ax.set_xlabel("weight updates of the final network")
+    op_ax.set_ylabel(f"operation weight ({subspace})")
+    op_ax.legend(fontsize=7, ncol=2)
+    return axes
 
 
 def interesting_forecasts(run: RunResult) -> dict:

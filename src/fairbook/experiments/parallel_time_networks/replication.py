@@ -7,11 +7,20 @@ import pandas as pd
 
 from fairbook.forecasting.skill import table_5_2
 from fairbook.papers.seed003 import TABLE_5_2_CHAOS
+from fairbook.recordings import Recording, load
 from fairbook.replication import Interval, Row, SameSign, replication_table
 
-from .runs import RunResult
+from .runs import COST_RECORDING, PTN_RECORDING, RunResult
 
-__all__ = ["PAPER_SOURCES", "table_5_2_replication"]
+__all__ = [
+    "PAPER_SOURCES",
+    "cost_recording",
+    "ptn_recording",
+    "recorded_table_5_2",
+    "table_5_2_replication",
+]
+
+_CHAPTER = "08_parallel_time_networks"
 
 
 #: Every printed constant of seed 003 this chapter uses, and where the ledger lists it.
@@ -22,8 +31,11 @@ PAPER_SOURCES = {
 }
 
 
-def table_5_2_replication(runs: list[RunResult]) -> pd.DataFrame:
+def table_5_2_replication(runs: list[RunResult] | list[pd.DataFrame]) -> pd.DataFrame:
     """Table 5.2's chaos columns beside ours, judged over the runs.
+
+    ``runs`` are :class:`RunResult` objects or their ``crps`` tables (columns ``PTN, Det.,
+    TiDE``; one per run, as a recording stores them).
 
     Each run is an independent search and training, so a skill quartile or the percent of
     forecasts improved is a learned quantity: ours is the median over the runs and the
@@ -44,9 +56,9 @@ def table_5_2_replication(runs: list[RunResult]) -> pd.DataFrame:
     >>> table_5_2_replication(runs).loc[8, "verdict"]
     'yes'
     """
+    frames = [r if isinstance(r, pd.DataFrame) else r.crps for r in runs]
     per_run = [
-        table_5_2(r.crps["PTN"].to_numpy(), r.crps["Det."].to_numpy(), r.crps["TiDE"].to_numpy())
-        for r in runs
+        table_5_2(f["PTN"].to_numpy(), f["Det."].to_numpy(), f["TiDE"].to_numpy()) for f in frames
     ]
     source = "seed 003 Table 5.2 (chaos)"
     rows = []
@@ -74,3 +86,27 @@ def table_5_2_replication(runs: list[RunResult]) -> pd.DataFrame:
             )
         )
     return replication_table(rows)
+
+
+def ptn_recording(config: dict, *, root=None) -> Recording:
+    """The recorded runs of ``config`` (``fairbook record 08 ptn``), with their provenance."""
+    return load(_CHAPTER, PTN_RECORDING, settings=config, root=root)
+
+
+def cost_recording(config: dict, *, root=None) -> Recording:
+    """The recorded per-epoch and per-window costs (``fairbook record 08 cost``)."""
+    return load(_CHAPTER, COST_RECORDING, settings=config, root=root)
+
+
+def recorded_table_5_2(recording: Recording) -> pd.DataFrame:
+    """:func:`table_5_2_replication` of the recorded runs (empty when none is recorded).
+
+    Examples
+    --------
+    >>> recorded_table_5_2(Recording("08", "ptn", pd.DataFrame())).empty
+    True
+    """
+    if recording.empty:
+        return pd.DataFrame()
+    frames = [g[["PTN", "Det.", "TiDE"]] for _, g in recording.frame.groupby("run", sort=True)]
+    return table_5_2_replication(frames)

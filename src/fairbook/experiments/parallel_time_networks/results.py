@@ -11,13 +11,16 @@ from fairbook.forecasting.baselines import (
 )
 from fairbook.forecasting.skill import percent_improved, skill_quartiles
 from fairbook.forecasting.space import Choice
-from fairbook.papers.seed003 import PTN_COST, TABLE_5_2_CHAOS
+from fairbook.papers.seed003 import LORENZ_PROTOCOL, PTN_COST, TABLE_5_2_CHAOS
 
-from .runs import RunResult
+from .runs import RunResult, tide_epochs_per_cycle
+from .settings import search_space
 
 __all__ = [
     "budget_table",
     "chosen_agents",
+    "cost_extrapolation",
+    "cost_markdown",
     "cost_table",
     "crps_check",
     "nvar_error_table",
@@ -26,6 +29,7 @@ __all__ = [
     "per_run_table",
     "space_table",
     "summary_markdown",
+    "window_counts",
 ]
 
 
@@ -198,18 +202,19 @@ def budget_table(runs: list[RunResult]) -> pd.DataFrame:
     frames = [r.budget for r in runs if r.budget is not None]
     if not frames:
         raise ValueError("the runs carry no budget record")
-    table = pd.concat(frames).groupby(level="cycle").mean()
-    return table[
-        [
-            "weight updates",
-            "PTN mean",
-            "TiDE mean",
-            "Det. mean",
-            "PTN median",
-            "TiDE median",
-            "Det. median",
-        ]
+    columns = [
+        "weight updates",
+        "PTN mean",
+        "TiDE mean",
+        "Det. mean",
+        "PTN median",
+        "TiDE median",
+        "Det. median",
     ]
+    table = pd.concat(frames)[columns].groupby(level="cycle").mean()
+    if "phase" in frames[0]:
+        table.insert(0, "phase", frames[0]["phase"])
+    return table
 
 
 def cost_table(data: dict, runs: list[RunResult]) -> pd.DataFrame:
@@ -222,3 +227,197 @@ def cost_table(data: dict, runs: list[RunResult]) -> pd.DataFrame:
     table.loc["total (sum of the stages)"] = table["seconds"].sum()
     table.attrs["paper"] = PTN_COST
     return table
+
+
+def window_counts(config: dict) -> dict:
+    """Windows per partition a profile cuts (no simulation needed), and how many are scored.
+
+    Each trajectory of ``n_times = 1000`` steps gives a window at every ``stride``-th ``t``
+    from 15 (16 steps of history; the NVAR's one-step lag plus ten forecasts need 10) to
+    ``1000 − 17``. Keys: ``partition`` (windows in each of the five), ``score`` (windows a
+    candidate is scored on in each genetic partition), ``test`` (test windows scored, after
+    the warm-start split) and ``warm`` (warm-start windows).
+
+    Examples
+    --------
+    >>> window_counts({"n_systems": 50, "n_initial": 125, "stride": 8,
+    ...                "score_windows": 4096, "warm_start": 0.2})["partition"]
+    762500
+    """
+    history, horizon = LORENZ_PROTOCOL["history"], LORENZ_PROTOCOL["horizon"]
+    t_min = max(history - 1, 1 + LORENZ_PROTOCOL["n_forecasts"] - 1)
+    per_trajectory = len(range(t_min, LORENZ_PROTOCOL["n_times"] - horizon, int(config["stride"])))
+    n_systems, n_initial = int(config["n_systems"]), int(config["n_initial"])
+    partition = n_systems * n_initial * per_trajectory
+    warm_starts = int(round(float(config.get("warm_start") or 0.0) * n_initial))
+    warm = n_systems * warm_starts * per_trajectory
+    score = config.get("score_windows")
+    return {
+        "partition": partition,
+        "score": partition if score is None else min(int(score), partition),
+        "test": partition - warm,
+        "warm": warm,
+    }
+
+
+def _mean_cost(costs: pd.DataFrame, column: str, sizes) -> float:
+    """Mean over ``sizes`` of a cost measured at some hidden sizes: a power law
+    ``cost = a · d^b`` fitted (least squares in logs) through the measured sizes, the
+    measurement itself where only one size was measured."""
+    d = costs["hidden_size"].to_numpy(dtype=float)
+    y = costs[column].to_numpy(dtype=float)
+    if len(np.unique(d)) < 2 or (y <= 0).any():
+        return float(np.mean(y))
+    b, a = np.polyfit(np.log(d), np.log(y), 1)
+    return float(np.mean(np.exp(a + b * np.log(np.asarray(sizes, dtype=float)))))
+
+
+def cost_extrapolation(costs: pd.DataFrame, config: dict) -> pd.DataFrame:
+    """CPU hours one run of a profile takes, by stage, from measured per-epoch and per-window
+    costs.
+
+    Parameters
+    ----------
+    costs : DataFrame
+        Rows of :func:`~fairbook.experiments.parallel_time_networks.runs.stage_costs` (the
+        ``cost`` recording: CPU seconds on one thread), one per measured hidden size.
+        Candidates draw their hidden size from the profile's space, so each stage uses the
+        mean cost over the space's sizes, from a power law in ``d`` fitted through the
+        measured sizes (all sizes measured: the fit's values at them).
+    config : dict
+        The profile (its population, generations, epochs, cycles, windows, runs).
+
+    Returns
+    -------
+    DataFrame
+        Index: the stages, ``total per run`` and ``all runs``; columns ``CPU hours`` and
+        ``what`` (how the stage is counted); empty when ``costs`` is (a recording not made
+        yet). The search counts every generation (patience may stop it earlier: an upper
+        bound). The row ``search: scoring every window`` says what scoring costs without the
+        subset and is not in the total.
+
+    Examples
+    --------
+    >>> costs = pd.DataFrame({"hidden_size": [24], "epoch_cpu_seconds": [36.0],
+    ...                       "window_cpu_seconds": [0.0036], "tide_step_cpu_seconds": [0.0],
+    ...                       "tide_window_cpu_seconds": [0.0]})
+    >>> config = {"population": 2, "generations": 1, "epochs": 100, "final_cycles": 1,
+    ...           "final_epochs": 100, "warm_start": 0.0, "warm_epochs": 0, "runs": 1,
+    ...           "n_systems": 1, "n_initial": 1, "stride": 1000, "score_windows": None,
+    ...           "hidden_sizes": (24,)}
+    >>> float(round(cost_extrapolation(costs, config).loc["search: training", "CPU hours"], 3))
+    2.0
+    """
+    need = {
+        "hidden_size",
+        "epoch_cpu_seconds",
+        "window_cpu_seconds",
+        "tide_step_cpu_seconds",
+        "tide_window_cpu_seconds",
+    }
+    if costs.empty and not len(costs.columns):  # nothing recorded yet
+        return pd.DataFrame(columns=["CPU hours", "what"])
+    if costs.empty or not need <= set(costs.columns):
+        raise ValueError(f"costs needs rows with columns {sorted(need)}")
+    sizes = search_space(config)["hidden_size"].values
+    m = {c: _mean_cost(costs, c, sizes) for c in sorted(need - {"hidden_size"})}
+    n = window_counts(config)
+    candidates = int(config["population"]) * int(config["generations"])
+    cycles = int(config["final_cycles"])
+    warm = n["warm"] > 0
+    phases = cycles + int(warm)
+    tide_epochs = tide_epochs_per_cycle(config, n["partition"])
+    batches = -(-n["partition"] // LORENZ_PROTOCOL["batch_size"])
+    epoch, window = m["epoch_cpu_seconds"], m["window_cpu_seconds"]
+    rows = {
+        "search: training": (
+            candidates * int(config["epochs"]) * epoch,
+            f"{candidates} candidates × {config['epochs']} DARTS epochs",
+        ),
+        "search: scoring": (
+            candidates * 2 * n["score"] * window,
+            f"{candidates} candidates × 2 partitions × {n['score']:,} windows",
+        ),
+        "final PTN": (
+            (cycles * int(config["final_epochs"]) + warm * int(config["warm_epochs"])) * epoch
+            + phases * n["test"] * window,
+            f"{cycles} cycles × {config['final_epochs']} epochs"
+            + (f" + warm start {config['warm_epochs']} epochs" if warm else "")
+            + f", {n['test']:,} test windows scored {phases}×",
+        ),
+        "TiDE": (
+            phases
+            * (
+                tide_epochs
+                * (
+                    batches * m["tide_step_cpu_seconds"]
+                    + n["partition"] * m["tide_window_cpu_seconds"]
+                )
+                + n["test"] * m["tide_window_cpu_seconds"]
+            ),
+            f"{phases} × {tide_epochs} epochs of {batches:,} steps, validated and tested",
+        ),
+    }
+    table = pd.DataFrame(rows, index=["seconds", "what"]).T
+    table["CPU hours"] = table["seconds"].astype(float) / 3600
+    total = float(table["CPU hours"].sum())
+    table.loc["total per run"] = [np.nan, "", total]
+    table.loc["all runs"] = [np.nan, f"{int(config['runs'])} runs", total * int(config["runs"])]
+    table.loc["search: scoring every window"] = [
+        np.nan,
+        f"not in the total: {candidates} × 2 × {n['partition']:,} windows",
+        candidates * 2 * n["partition"] * window / 3600,
+    ]
+    return table[["CPU hours", "what"]]
+
+
+def cost_markdown(table: pd.DataFrame, config: dict, *, hours: float = 4.0, cores: int = 2) -> str:
+    """What :func:`cost_extrapolation`'s ``table`` says about a profile, as a sentence.
+
+    Whether all of ``config``'s runs fit in ``hours`` of wall time on ``cores`` cores (at
+    best, one run per core: CPU hours / cores), and if not, how many candidates of
+    ``config["epochs"]`` DARTS epochs each run could train in its share after its final
+    training (against the profile's population × generations).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"CPU hours": [8.0, 1.0, 1.0, 0.0, 10.0, 20.0, 50.0]},
+    ...                  index=["search: training", "search: scoring", "final PTN", "TiDE",
+    ...                         "total per run", "all runs", "search: scoring every window"])
+    >>> cost_markdown(t, {"runs": 2, "population": 4, "generations": 2}, hours=4)[:35]
+    'One run of this profile takes about'
+    """
+    if table.empty:
+        return "The costs are not recorded yet: run `fairbook record 08 cost --profile full`."
+    runs = int(config["runs"])
+    per_run = float(table.loc["total per run", "CPU hours"])
+    wall = per_run * runs / max(1, min(int(cores), runs))
+    training = float(table.loc["search: training", "CPU hours"])
+    candidates = int(config["population"]) * int(config["generations"])
+    per_candidate = training / candidates if candidates else float("nan")
+    other = per_run - training - float(table.loc["search: scoring", "CPU hours"])
+    share = hours * min(int(cores), runs) / runs  # CPU hours each run gets in the window
+    fit = (share - other) / per_candidate if per_candidate > 0 else float("nan")
+    text = (
+        f"One run of this profile takes about {per_run:,.1f} CPU hours on the machine that "
+        f"measured the costs (the search's training {training:,.1f} of them, for "
+        f"{candidates} candidates), so its {runs} runs take about {wall:,.1f} hours of wall "
+        f"time on {cores} cores at best."
+    )
+    if wall <= hours:
+        return text + f" That fits in {hours:g} hours."
+    if fit >= 1:
+        room = (
+            f"in its share of them each run could train about {fit:,.0f} candidates after its "
+            f"final training and warm start, not {candidates}"
+        )
+    else:
+        room = (
+            f"each run's final training, warm start and TiDE alone ({other:,.1f} CPU hours) "
+            "exceed its share of them, before any search"
+        )
+    return text + (
+        f" That does not fit in {hours:g} hours: {room}. So at the thesis' protocol these "
+        "cores cannot decide the comparison; the recording (`fairbook record 08 ptn`) is the "
+        "way, on a GPU or over days."
+    )

@@ -23,26 +23,29 @@ from fairbook.forecasting.baselines import (
 from fairbook.forecasting.darts import evaluate_crps, make_evaluate, train_darts
 from fairbook.forecasting.ptn import PTN
 from fairbook.forecasting.search import genetic_search, search_history
-from fairbook.forecasting.windows import lorenz_pipeline
+from fairbook.forecasting.windows import lorenz_pipeline, warm_start_split
 from fairbook.papers.seed003 import LORENZ_PROTOCOL
 from fairbook.parallel import check_n_jobs, ordered_map
+from fairbook.recordings import Recordable
 
+from ._costs import _Threads, cost_recorded_unit, cost_recorded_units, stage_costs
 from .settings import search_space
 
-__all__ = ["RunResult", "make_data", "run_once", "run_study", "tide_epochs_per_cycle"]
-
-
-class _Threads:
-    def __init__(self, n):
-        self.n = n
-
-    def __enter__(self):
-        self.before = torch.get_num_threads()
-        if self.n:
-            torch.set_num_threads(self.n)
-
-    def __exit__(self, *exc):
-        torch.set_num_threads(self.before)
+__all__ = [
+    "COST_RECORDING",
+    "PTN_RECORDING",
+    "RECORDINGS",
+    "RunResult",
+    "cost_recorded_unit",
+    "cost_recorded_units",
+    "make_data",
+    "stage_costs",
+    "ptn_recorded_unit",
+    "ptn_recorded_units",
+    "run_once",
+    "run_study",
+    "tide_epochs_per_cycle",
+]
 
 
 def make_data(config: dict, *, progress=None) -> dict:
@@ -76,6 +79,7 @@ class RunResult:
     quantiles: np.ndarray  # PTN's test quantiles (N, 16, C), normalised
     seconds: dict = field(default_factory=dict)
     budget: pd.DataFrame | None = None  # test CRPS after each final-training cycle
+    curves: pd.DataFrame | None = None  # PTN's final-training epochs (losses, op weights)
 
 
 def tide_epochs_per_cycle(config: dict, n_train: int) -> int:
@@ -89,18 +93,32 @@ def tide_epochs_per_cycle(config: dict, n_train: int) -> int:
     >>> tide_epochs_per_cycle({"final_epochs": 30}, 2187)    # 300 steps ≈ 9 × 35
     9
     """
-    steps = config["final_epochs"] * LORENZ_PROTOCOL["weight_steps"]
+    return _tide_epochs(config["final_epochs"], n_train)
+
+
+def _tide_epochs(ptn_epochs: int, n_train: int) -> int:
+    steps = ptn_epochs * LORENZ_PROTOCOL["weight_steps"]
     per_epoch = max(1, -(-n_train // LORENZ_PROTOCOL["batch_size"]))
     return max(1, round(steps / per_epoch))
 
 
 def run_once(data: dict, config: dict, *, run: int = 0, progress=None) -> RunResult:
-    """One run: genetic search with DARTS, final PTN, both baselines, test CRPS."""
+    """One run: genetic search with DARTS, final PTN, both baselines, test CRPS.
+
+    With ``config["warm_start"] > 0`` (the thesis' warm start) the test partition is split
+    by :func:`~fairbook.forecasting.windows.warm_start_split`: after the final cycles PTN
+    trains its weights for ``warm_epochs`` DARTS epochs on the warm-start part, TiDE as many
+    updates, and all three models are scored on the rest. ``config["device"]`` (default
+    ``"cpu"``) is where the networks train; ``config["score_windows"]`` scores the search's
+    candidates on a fixed random subset of each genetic partition (``None``: all windows).
+    """
     if int(config["final_cycles"]) < 1:
         raise ValueError(f"final_cycles must be at least 1; got {config['final_cycles']!r}")
     seed = int(config["seed"]) + run
     w = data["windows"]
     c = int(config["n_quantiles"])
+    device = torch.device(config.get("device") or "cpu")
+    warm_fraction = float(config.get("warm_start") or 0.0)
     timings = {}
     with _Threads(config["threads"]):
         tick = time.perf_counter()
@@ -112,6 +130,9 @@ def run_once(data: dict, config: dict, *, run: int = 0, progress=None) -> RunRes
             n_quantiles=c,
             epochs=config["epochs"],
             batch_size=LORENZ_PROTOCOL["batch_size"],
+            score_windows=config.get("score_windows"),
+            score_seed=seed,
+            device=device,
         )
         result = genetic_search(
             search_space(config),
@@ -128,40 +149,49 @@ def run_once(data: dict, config: dict, *, run: int = 0, progress=None) -> RunRes
 
         agent = result.best.agent
         test = w["test"]
-        model = PTN.from_data(agent, w["neural_train"], n_quantiles=c, seed=seed)
-        tide = TiDE(n_quantiles=c, hidden=config["tide_hidden"], seed=seed)
+        if warm_fraction > 0:
+            warm, test = warm_start_split(test, warm_fraction)
+        model = PTN.from_data(agent, w["neural_train"], n_quantiles=c, seed=seed).to(device)
+        tide = TiDE(n_quantiles=c, hidden=config["tide_hidden"], seed=seed).to(device)
         tide_epochs = tide_epochs_per_cycle(config, len(w["neural_train"]))
-        budget, timings["final PTN"], timings["TiDE"] = [], 0.0, 0.0
-        for cycle in range(config["final_cycles"]):
+        budget, curves, timings["final PTN"], timings["TiDE"] = [], [], 0.0, 0.0
+        updates = 0
+        phases = [("cycle", cycle) for cycle in range(config["final_cycles"])]
+        if warm_fraction > 0:
+            phases.append(("warm start", len(phases)))
+        for phase, cycle in phases:
             cycle_seed = 1000 * seed + cycle
             tick = time.perf_counter()
-            train_darts(
+            if phase == "cycle":
+                epochs, arch_steps = config["final_epochs"], LORENZ_PROTOCOL["arch_steps"]
+                train, val = w["neural_train"], w["neural_val"]
+                tide_n = tide_epochs
+            else:
+                epochs, arch_steps = config["warm_epochs"], 0
+                train = val = warm
+                tide_n = _tide_epochs(epochs, len(warm))
+            history = train_darts(
                 model,
-                w["neural_train"],
-                w["neural_val"],
-                epochs=config["final_epochs"],
+                train,
+                val,
+                epochs=epochs,
+                arch_steps=arch_steps,
                 seed=cycle_seed,
                 progress=False,
             )
             crps_ptn = evaluate_crps(model, test)
             timings["final PTN"] += time.perf_counter() - tick
             tick = time.perf_counter()
-            train_quantile_model(
-                tide,
-                w["neural_train"],
-                w["neural_val"],
-                epochs=tide_epochs,
-                seed=cycle_seed,
-                progress=False,
-            )
+            train_quantile_model(tide, train, val, epochs=tide_n, seed=cycle_seed, progress=False)
             crps_tide = evaluate_crps(tide, test)
             timings["TiDE"] += time.perf_counter() - tick
+            updates += epochs * LORENZ_PROTOCOL["weight_steps"]
+            curves.append(history.assign(cycle=cycle + 1, phase=phase))
             budget.append(
                 {
                     "cycle": cycle + 1,
-                    "weight updates": (cycle + 1)
-                    * config["final_epochs"]
-                    * LORENZ_PROTOCOL["weight_steps"],
+                    "phase": phase,
+                    "weight updates": updates,
                     "PTN mean": crps_ptn.mean(),
                     "PTN median": np.median(crps_ptn),
                     "TiDE mean": crps_tide.mean(),
@@ -178,6 +208,10 @@ def run_once(data: dict, config: dict, *, run: int = 0, progress=None) -> RunRes
     budget = pd.DataFrame(budget).assign(
         **{"Det. mean": crps_det.mean(), "Det. median": np.median(crps_det)}
     )
+    curves = pd.concat(curves, ignore_index=True)
+    curves.insert(
+        0, "weight updates", np.arange(1, len(curves) + 1) * LORENZ_PROTOCOL["weight_steps"]
+    )
     return RunResult(
         run=run,
         seed=seed,
@@ -189,6 +223,7 @@ def run_once(data: dict, config: dict, *, run: int = 0, progress=None) -> RunRes
         quantiles=q_ptn,
         seconds=timings,
         budget=budget.set_index("cycle"),
+        curves=curves,
     )
 
 
@@ -219,3 +254,112 @@ def run_study(data: dict, config: dict, *, progress=None) -> list[RunResult]:
     )
     disable = None if progress is None else not progress
     return list(tqdm(results, total=len(runs), desc="PTN runs", disable=disable))
+
+
+# ----------------------------------------------------------------------------- recording
+def ptn_recorded_units(config: dict) -> list[str]:
+    """One unit per run: ``"run0"`` … (each run seeds itself from ``seed + r``).
+
+    Examples
+    --------
+    >>> ptn_recorded_units({"runs": 3})
+    ['run0', 'run1', 'run2']
+    """
+    return [f"run{r}" for r in range(int(config["runs"]))]
+
+
+def ptn_recorded_unit(unit: str, config: dict) -> pd.DataFrame:
+    """One run of :func:`run_once` at ``config`` as a table: one row per scored test window.
+
+    Columns ``system, start, t`` (the window) and the CRPS of ``PTN, Det., TiDE``. The data
+    are simulated again from ``data_seed`` (the same for every unit), so a unit equals the
+    same run of :func:`run_study` bit for bit on the same machine.
+    """
+    if not unit.startswith("run") or not unit.removeprefix("run").isdigit():
+        raise ValueError(f"unit must look like 'run0'; got {unit!r}")
+    run = int(unit.removeprefix("run"))
+    data = make_data(config, progress=False)
+    result = run_once(data, config, run=run, progress=False)
+    test = data["windows"]["test"]
+    if float(config.get("warm_start") or 0.0) > 0:
+        test = warm_start_split(test, float(config["warm_start"]))[1]
+    return pd.DataFrame(
+        {"system": test.system, "start": test.start, "t": test.t, **result.crps}
+    ).assign(run=run)
+
+
+#: The chapter's recording: the full profile (the thesis' protocol), one unit per run. The
+#: device is not a parameter (a GPU recording is shown on a CPU build); GPU numbers are
+#: not promised bit for bit.
+PTN_RECORDING = Recordable(
+    name="ptn",
+    units=ptn_recorded_units,
+    run=ptn_recorded_unit,
+    depends=(
+        "fairbook.forecasting.baselines",
+        "fairbook.forecasting.crps",
+        "fairbook.forecasting.darts",
+        "fairbook.forecasting.lorenz",
+        "fairbook.forecasting.nvar",
+        "fairbook.forecasting.ptn",
+        "fairbook.forecasting.search",
+        "fairbook.forecasting.space",
+        "fairbook.forecasting.windows",
+        "fairbook.experiments.parallel_time_networks.runs",
+        "fairbook.experiments.parallel_time_networks.settings",
+    ),
+    parameters=tuple(
+        k
+        for k in (
+            "n_systems",
+            "n_initial",
+            "stride",
+            "integrator",
+            "hidden_sizes",
+            "population",
+            "generations",
+            "patience",
+            "elite_every",
+            "n_elite",
+            "epochs",
+            "final_epochs",
+            "final_cycles",
+            "tide_hidden",
+            "seed",
+            "data_seed",
+            "threads",
+            "n_quantiles",
+            "score_windows",
+            "warm_start",
+            "warm_epochs",
+        )
+    ),
+    description="Table 5.2's chaos protocol (search, final PTN, TiDE, Det.), one unit per run",
+)
+
+
+#: CPU seconds per DARTS epoch and per scored window at each hidden size (the full profile's
+#: cost, measured here and extrapolated in the chapter).
+COST_RECORDING = Recordable(
+    name="cost",
+    units=cost_recorded_units,
+    run=cost_recorded_unit,
+    depends=(
+        "fairbook.forecasting.baselines",
+        "fairbook.forecasting.darts",
+        "fairbook.forecasting.ptn",
+        "fairbook.experiments.parallel_time_networks._costs",
+    ),
+    parameters=(
+        "hidden_sizes",
+        "n_quantiles",
+        "tide_hidden",
+        "device",
+        "data_seed",
+        "integrator",
+    ),
+    description="measured CPU seconds per DARTS epoch and per scored window, by hidden size",
+)
+
+#: Everything ``fairbook record 08`` can record, by name.
+RECORDINGS = {COST_RECORDING.name: COST_RECORDING, PTN_RECORDING.name: PTN_RECORDING}

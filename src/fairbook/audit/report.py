@@ -166,6 +166,8 @@ COLUMNS: dict[str, dict[str, str]] = {
                 "gap_stdev",
                 "share_survives",
                 "share_ratio_unfair",
+                "flip_rate_survives",
+                "flip_rate_ratio_unfair",
             )
         },
         "flips": "b",
@@ -179,6 +181,7 @@ COLUMNS: dict[str, dict[str, str]] = {
         "maxdiff": "n",
         "stdev": "n",
         "share_unfair": "n",
+        "flip_rate": "n",
         "flips": "b",
     },
     "scores": {

@@ -177,7 +177,9 @@ def stability_table(per_run: pd.DataFrame) -> pd.DataFrame:
     -------
     pandas.DataFrame
         ``group, attribute, metric, runs, score_mean, score_maxdiff, score_stdev,
-        gap_maxdiff, gap_stdev, share_survives, share_ratio_unfair, flips, note``. A
+        gap_maxdiff, gap_stdev, share_survives, share_ratio_unfair, flip_rate_survives,
+        flip_rate_ratio_unfair, flips, note`` (the flip rates: the share of pairs of runs
+        whose verdict disagrees, :func:`fairbook.variance.verdicts.flip_rate`). A
         spread is NaN when the metric is undefined in some run (``note`` says in how many);
         a share counts the runs where the verdict is defined.
 
@@ -212,6 +214,8 @@ def stability_table(per_run: pd.DataFrame) -> pd.DataFrame:
                 "gap_stdev": population_stdev(part["gap"]),
                 "share_survives": survives,
                 "share_ratio_unfair": unfair,
+                "flip_rate_survives": rates[0],
+                "flip_rate_ratio_unfair": rates[1],
                 "flips": any(r > 0.0 for r in rates if not np.isnan(r)),
                 "note": f"undefined in {undefined} of {len(part)} runs" if undefined else "",
             }
@@ -225,8 +229,9 @@ def seven_stability(per_run: pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        ``attribute, metric, runs, mean, maxdiff, stdev, share_unfair, flips``;
-        ``share_unfair`` is the share of runs with DI_BAR above 0.2 (NaN for the other
+        ``attribute, metric, runs, mean, maxdiff, stdev, share_unfair, flip_rate, flips``;
+        ``share_unfair`` is the share of runs with DI_BAR above 0.2 and ``flip_rate`` the
+        share of pairs of runs whose DI_BAR verdicts disagree (both NaN for the other
         metrics, which have no threshold in seed 004).
 
     Examples
@@ -256,8 +261,19 @@ def seven_stability(per_run: pd.DataFrame) -> pd.DataFrame:
                     "maxdiff": max_diff(values),
                     "stdev": population_stdev(values),
                     "share_unfair": share,
+                    "flip_rate": rate,
                     "flips": bool(rate > 0.0) if not np.isnan(rate) else False,
                 }
             )
-    columns = ["attribute", "metric", "runs", "mean", "maxdiff", "stdev", "share_unfair", "flips"]
+    columns = [
+        "attribute",
+        "metric",
+        "runs",
+        "mean",
+        "maxdiff",
+        "stdev",
+        "share_unfair",
+        "flip_rate",
+        "flips",
+    ]
     return pd.DataFrame(out, columns=columns)

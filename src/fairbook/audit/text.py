@@ -387,6 +387,7 @@ def _stability(report, width: int) -> list[str]:
         "gap_stdev": "gap STDEV",
         "share_survives": "survives",
         "share_ratio_unfair": "ratio unfair",
+        "flip_rate_survives": "flip rate",
         "flips": "flips",
     }
     formats = {name: (lambda v: _number(v, 3)) for name in names.values()}

@@ -112,3 +112,23 @@ def test_dask_local_cluster_gives_the_sequential_numbers():
         remote = fit_runs(spec, n_runs=3, backend="dask", knobs=knobs)
     pd.testing.assert_frame_equal(remote, here)
     assert not identical_runs(remote, on="weights_hash")
+
+
+@pytest.mark.parametrize("vary", [None, "seed"])
+def test_one_run_alone_is_that_run_of_fit_runs(vary):
+    """Oracle: fit_runs over all runs. Run r computed alone (a recorded unit) gives the same
+    rows, seed (seed + r when the seed varies) and knobs included."""
+    from fairbook.variance.fit_runs import fit_run
+
+    knobs = Knobs(sum_order="permuted")
+    every = fit_runs(
+        noisy, n_runs=3, seed=5, backend="sequential", knobs=knobs, vary=vary, tags={"t": "x"}
+    )
+    for r in range(3):
+        alone = fit_run(noisy, run=r, seed=5, knobs=knobs, vary=vary, tags={"t": "x"})
+        expected = every[every["run"] == r].reset_index(drop=True)
+        pd.testing.assert_frame_equal(alone, expected, check_exact=True)
+        assert set(alone["seed"]) == {5 + r if vary == "seed" else 5}
+    for bad in ({"run": -1}, {"run": 1.0}, {"vary": "run"}, {"knobs": "fixed"}):
+        with pytest.raises(ValueError):
+            fit_run(noisy, **bad)

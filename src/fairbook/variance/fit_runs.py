@@ -42,6 +42,7 @@ from fairbook.variance.determinism import Knobs
 
 __all__ = [
     "RUN_COLUMNS",
+    "fit_run",
     "fit_runs",
     "fit_runs_many",
     "identical_runs",
@@ -123,6 +124,62 @@ def _one_run(train_and_predict: Callable, seed: int, run: int, knobs: Knobs) -> 
     table.insert(2, "knobs", knobs.describe())
     table["pred_hash"] = hashlib.sha256(y_pred.tobytes()).hexdigest()[:16]
     table["weights_hash"] = str(out.get("weights_hash", ""))
+    return table
+
+
+def fit_run(
+    train_and_predict: Callable,
+    *,
+    run: int = 0,
+    seed: int = 0,
+    knobs: Knobs | None = None,
+    vary: str | None = None,
+    tags: Mapping[str, object] | None = None,
+) -> pd.DataFrame:
+    """Run ``run`` of :func:`fit_runs` alone: the rows that :func:`fit_runs` with the same
+    arguments gives for that run (a unit of a resumable, recorded study).
+
+    Parameters
+    ----------
+    train_and_predict : callable
+        As in :func:`fit_runs`.
+    run : int, default 0
+        The run's index (it chooses the emulated knobs' permutation; with
+        ``vary="seed"`` the run uses the seed ``seed + run``).
+    seed : int
+    knobs : Knobs, optional
+        The run's implementation settings (default ``Knobs()``).
+    vary : {None, "seed"}
+    tags : mapping, optional
+        Constant columns added to every row.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`RUN_COLUMNS` plus the tags.
+
+    Examples
+    --------
+    >>> def constant(*, seed, run, knobs):
+    ...     y = np.array([0, 1, 0, 1]); g = np.array(["a", "a", "b", "b"])
+    ...     return {"y_true": y, "y_pred": np.array([0, 1, 1, 1]), "groups": g}
+    >>> one = fit_run(constant, run=1, vary="seed", tags={"technique": "base"})
+    >>> both = fit_runs(constant, n_runs=2, vary="seed", backend="sequential",
+    ...                 tags={"technique": "base"})
+    >>> one.equals(both[both["run"] == 1].reset_index(drop=True))
+    True
+    """
+    if not isinstance(run, int) or isinstance(run, bool) or run < 0:
+        raise ValueError(f"run must be a non-negative int, got {run!r}")
+    if vary not in (None, "seed"):
+        raise ValueError(f"vary must be None or 'seed', got {vary!r}")
+    if knobs is not None and not isinstance(knobs, Knobs):
+        raise ValueError(f"knobs must be a Knobs, got {type(knobs).__name__}")
+    table = _one_run(
+        train_and_predict, seed + run if vary == "seed" else seed, run, knobs or Knobs()
+    )
+    for key, value in (tags or {}).items():
+        table[key] = value
     return table
 
 

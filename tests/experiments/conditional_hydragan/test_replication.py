@@ -9,6 +9,7 @@ import pandas as pd
 
 from fairbook.experiments import conditional_hydragan as hc
 from fairbook.papers import seed003
+from fairbook.recordings import Recording
 from fairbook.replication import Rounding, SameSign
 
 
@@ -82,3 +83,56 @@ def test_a_spread_as_large_as_the_effect_is_named():
     )
     rows = hc.table_3_4_beside_paper(scores).attrs["rows"]
     assert all("as large as the effect" in r.note for r in rows)
+
+
+# ------------------------------------------------------------------ the rows at two budgets
+def _recording(result, *, stale=False):
+    frames = [hc.flatten_run(run).assign(unit=f"seed{s:02d}") for s, run in result["runs"].items()]
+    frame = pd.concat(frames, ignore_index=True)
+    frame.insert(0, "unit", frame.pop("unit"))
+    provenance = [
+        {
+            "unit": f"seed{s:02d}",
+            "fingerprint": "old" if stale else "now",
+            "seconds": 60.0,
+            "date": "2026-11-25T18:00:00+00:00",
+            "commit": "abc1234",
+            "cores": 2,
+            "n_jobs": 1,
+        }
+        for s in result["runs"]
+    ]
+    return Recording("07_conditional_hydragan", "seeds", frame, provenance, "now", expected=10)
+
+
+def test_recorded_rows_are_the_builds_rows_with_their_budget(small_run):
+    _, _, result = small_run
+    recording = _recording(result)
+    recorded = hc.recorded_replications(recording)
+    build = hc.experiment_replications(result)
+    assert set(recorded) == set(build) and len(build) == 4
+    for name, table in build.items():
+        rows = table.attrs["rows"]
+        assert recorded[name]["ours"].tolist() == [r.ours for r in rows]
+        assert recorded[name]["verdict"].tolist() == [r.verdict for r in rows]
+        assert all("2 of 10 seeds recorded" in note for note in recorded[name]["note"])
+    beside = hc.beside_recorded(recorded, build, recording=recording)
+    assert f"{recording.budget}: verdict" in beside.columns
+    assert "this build (fast): verdict" in beside.columns
+    assert len(beside) == sum(len(t.attrs["rows"]) for t in build.values())
+
+
+def test_a_stale_recording_is_never_judged(small_run):
+    _, _, result = small_run
+    recorded = hc.recorded_replications(_recording(result, stale=True))
+    for table in recorded.values():
+        assert set(table["verdict"]) == {"not comparable"}
+
+
+def test_nothing_recorded_leaves_the_recorded_columns_empty(small_run):
+    _, _, result = small_run
+    empty = Recording("07_conditional_hydragan", "seeds", pd.DataFrame(), expected=10)
+    assert hc.recorded_replications(empty) == {}
+    beside = hc.beside_recorded({}, hc.experiment_replications(result), recording=empty)
+    assert beside["full profile (not recorded): ours"].isna().all()
+    assert beside["this build (fast): verdict"].notna().all()

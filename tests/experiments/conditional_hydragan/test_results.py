@@ -60,3 +60,19 @@ def test_reading_labels_each_case():
     assert r.loc["oldest 25 %", "reading"].startswith("systemic disparity")
     assert r.loc["youngest 75 %", "reading"] == "neither"
     assert r.loc["Female", "OFI direction"] == "toward the class"
+
+
+def test_recording_cost_is_the_mean_seed_times_the_profiles_seeds():
+    from fairbook.recordings import Recording
+
+    provenance = [
+        {"unit": "seed00", "seconds": 1000.0, "cpu_seconds": 500.0},
+        {"unit": "seed01", "seconds": 2000.0, "cpu_seconds": 700.0},
+    ]
+    recording = Recording("07", "seeds", pd.DataFrame(), provenance, expected=10)
+    cost = hc.recording_cost(recording).loc["seeds"]
+    assert cost["profile hours (extrapolated)"] == pytest.approx(1500.0 * 10 / 3600)
+    assert cost["recorded hours"] == pytest.approx(3000.0 / 3600)
+    assert cost["profile CPU hours (extrapolated)"] == pytest.approx(600.0 * 10 / 3600)
+    empty = hc.recording_cost(Recording("07", "seeds", pd.DataFrame(), expected=10)).loc["seeds"]
+    assert empty["units recorded"] == 0 and np.isnan(empty["profile hours (extrapolated)"])

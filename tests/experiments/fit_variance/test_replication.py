@@ -1,5 +1,6 @@
 """fairbook.experiments.fit_variance.replication: the paper's numbers beside ours, typed."""
 
+import pandas as pd
 import pytest
 
 from fairbook.experiments import fit_variance as fv
@@ -58,3 +59,103 @@ def test_table_4_rows_for_the_analogues_present(synthetic_study):
     assert len(table) == 8  # four statistics each
     assert {row.source for row in table.attrs["rows"]} == {"seed 004 Table 4"}
     assert table.loc[0, "quantity"].startswith("S-Base ≈ Digits-S (CNN) base")
+
+
+# ------------------------------------------------------ the study's rows at two budgets
+def _recording(study, *, stale=False, n_runs=6):
+    from fairbook.recordings import Recording
+
+    keys = {fv.SETTINGS_FIT: "fit", fv.SETTINGS_STRICT: "strict", fv.SETTINGS_SEED: "seed"}
+    unit = (
+        study["task"]
+        + "."
+        + study["technique"]
+        + "."
+        + study["setting"].map(keys)
+        + ".r"
+        + study["run"].map("{:02d}".format)
+    )
+    frame = study.assign(unit=unit)
+    frame.insert(0, "unit", frame.pop("unit"))
+    provenance = [
+        {
+            "unit": u,
+            "fingerprint": "old" if stale else "now",
+            "seconds": 1.0,
+            "date": "2026-11-25T18:00:00+00:00",
+            "commit": "abc1234",
+            "cores": 2,
+            "n_jobs": 1,
+        }
+        for u in dict.fromkeys(unit)
+    ]
+    return Recording("06_fit_variance", "study", frame, provenance, "now", expected=100)
+
+
+def _config(n_runs=6):
+    return {
+        "tasks": ("t",),
+        "techniques": ("base", "penalty", "rebalance"),
+        "n_runs": n_runs,
+    }
+
+
+def _build(study):
+    """The study tables that the synthetic study can make (it has no Digits-S runs, so
+    no Finding 2 example, and no Table 4 analogue)."""
+    return {
+        "Finding 1": fv.finding_1_replication(study),
+        "Table 4": fv.table_4_replication(study),
+        "Finding 2": fv.finding_2_replication(study),
+        "Findings 3-4": fv.finding_3_4_replication(study),
+    }
+
+
+def test_recorded_rows_are_the_builds_rows_with_their_budget(synthetic_study):
+    recording = _recording(synthetic_study)
+    recorded = fv.recorded_replications(recording, _config())
+    build = _build(synthetic_study)
+    # the table that needs runs the recording lacks is left out
+    assert set(recorded) == set(build)
+    assert len(recorded["Table 4"]) == 0
+    for name, table in build.items():
+        assert recorded[name]["ours"].tolist() == table["ours"].tolist()
+        assert recorded[name]["verdict"].tolist() == table["verdict"].tolist()
+        assert all("54 of 100 runs recorded" in note for note in recorded[name]["note"])
+    beside = fv.beside_recorded(recorded, build, recording=recording)
+    label = recording.budget
+    assert label.startswith("full (recorded")
+    assert list(beside.columns) == [
+        "paper",
+        f"{label}: ours",
+        f"{label}: verdict",
+        "this build (fast): ours",
+        "this build (fast): verdict",
+    ]
+    assert set(beside.index.get_level_values("table")) == set(build) - {"Table 4"}  # no rows
+
+
+def test_a_stale_recording_is_never_judged(synthetic_study):
+    recording = _recording(synthetic_study, stale=True)
+    recorded = fv.recorded_replications(recording, _config())
+    assert recorded
+    for table in recorded.values():
+        assert set(table["verdict"]) <= {"not comparable"}  # Table 4 has no rows here
+    assert set(recorded["Finding 2"]["verdict"]) == {"not comparable"}
+    assert "STALE" in recording.describe() and "stale" in recording.budget
+
+
+def test_only_configurations_with_every_run_recorded_are_judged(synthetic_study):
+    # penalty has only 2 of its 6 runs recorded: it is left out, as if not recorded at all
+    partial = synthetic_study[
+        ~((synthetic_study["technique"] == "penalty") & (synthetic_study["run"] >= 2))
+    ]
+    recorded = fv.recorded_replications(_recording(partial), _config())
+    without = synthetic_study[synthetic_study["technique"] != "penalty"]
+    expected = _build(without)
+    for name, table in expected.items():
+        assert recorded[name]["ours"].tolist() == table["ours"].tolist()
+    from fairbook.recordings import Recording
+
+    empty = Recording("06_fit_variance", "study", pd.DataFrame(), [], "now", expected=100)
+    assert fv.recorded_replications(empty, _config()) == {}

@@ -1,5 +1,6 @@
 """fairbook.experiments.fit_variance.results: Table 3, the survey file, tables of a study."""
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -63,3 +64,29 @@ def test_tables_on_a_known_study(synthetic_study):
     assert (strict.loc[fv.SETTINGS_STRICT] == 0).all()
     identity = fv.strict_identity(study)
     assert identity["bit-identical"].all()  # the synthetic runs share one hash
+
+
+def test_recording_cost_extrapolates_each_task_from_its_own_runs():
+    from fairbook.recordings import Recording
+
+    provenance = [
+        {"unit": "a.base.fit.r00", "seconds": 2.0},
+        {"unit": "a.base.fit.r01", "seconds": 4.0},
+        {"unit": "b.base.fit.r00", "seconds": 10.0},
+    ]
+    for record, cpu in zip(provenance, (1.0, 3.0, 5.0), strict=True):
+        record["cpu_seconds"] = cpu
+    recording = Recording("06_fit_variance", "study", pd.DataFrame(), provenance, expected=12)
+    config = {"tasks": ("a", "b"), "techniques": ("base",), "n_runs": 2}
+    cost = fv.recording_cost(recording, config)
+    # 6 units per task (FIT, strict, seed x 2 runs): a at 3 s, b at 10 s
+    assert cost.loc["a", "units in the profile"] == 6
+    assert cost.loc["all", "profile hours (extrapolated)"] * 3600 == pytest.approx(6 * 3 + 6 * 10)
+    assert cost.loc["all", "recorded hours"] * 3600 == pytest.approx(16.0)
+    cpu = cost.loc["all", "profile CPU hours (extrapolated)"] * 3600
+    assert cpu == pytest.approx(6 * 2 + 6 * 5)
+    assert cost.loc["all", "units recorded"] == 3
+    # a task with no recorded run: its cost, and so the total, is unknown (NaN)
+    config = {"tasks": ("a", "b", "c"), "techniques": ("base",), "n_runs": 2}
+    assert np.isnan(fv.recording_cost(recording, config).loc["all", "profile hours (extrapolated)"])
+    assert fv.recording_cost(Recording("06", "study", pd.DataFrame())).empty

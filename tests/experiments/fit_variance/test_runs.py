@@ -1,5 +1,6 @@
 """fairbook.experiments.fit_variance.runs: the study and the knob study, tiny and real."""
 
+import pandas as pd
 import pytest
 
 from fairbook.experiments import fit_variance as fv
@@ -37,3 +38,65 @@ def test_knob_table_on_the_digits_task():
     assert not table.loc["sum_order=permuted", "runs identical to each other"]
     with pytest.raises(ValueError):
         fv.knob_table(runs, "adult")
+
+
+# ------------------------------------------------------------------ the recorded study
+def _tiny_config():
+    config = fv.settings(
+        "fast",
+        n_runs=2,
+        tasks="digits_s",
+        techniques="base",
+        epochs={"digits_s": 1},
+        backend="sequential",
+        n_jobs=1,
+    )
+    return config
+
+
+def test_recorded_units_merge_back_into_run_study_bit_for_bit(tmp_path):
+    """Oracle: the study run in one call. Recording it unit by unit (one FIT run each) and
+    loading the units must give the same table, row for row, in the same order."""
+    from fairbook import recordings
+
+    config = _tiny_config()
+    study = fv.run_study(config)
+    units = fv.study_units(config)
+    assert len(units) == 3 * config["n_runs"]  # FIT, every knob fixed, seed varies
+    # record in reverse order: the loader must restore run_study's order
+    recordings.record(
+        "06_fit_variance", fv.STUDY_RECORDING, config, units=units[::-1], root=tmp_path
+    )
+    recording = recordings.load(
+        "06_fit_variance", fv.STUDY_RECORDING, settings=config, root=tmp_path
+    )
+    assert not recording.stale and len(recording.provenance) == len(units)
+    merged = fv.recorded_study(recording, config)
+    pd.testing.assert_frame_equal(merged, study, check_exact=True)
+
+
+def test_study_unit_rejects_unit_ids_it_did_not_make():
+    config = _tiny_config()
+    for bad in ("digits_s.base.fit", "digits_s.base.other.r00", "digits_s.base.fit.rxx"):
+        with pytest.raises(ValueError, match="is not"):
+            fv.study_unit(bad, config)
+
+
+def test_the_committed_recording_reproduces_a_recorded_run_exactly():
+    """CI's check that the recorded full-profile study is what today's code computes: the
+    cheapest recorded FIT run (by its recorded wall time), trained again at the recorded
+    settings, must give the recorded rows bit for bit — metric values and the hashes of the
+    predictions and of the final weights. (FIT runs on a CPU with fixed knobs are
+    bit-reproducible across processes; the emulated scheduling is a permutation drawn from
+    the run number.)"""
+    config = fv.settings("full")
+    recording = fv.study_recording(config)
+    assert not recording.empty, "no recorded FIT runs: run `fairbook record 06 study`"
+    assert not recording.stale, recording.describe()
+    unit = min(recording.provenance, key=lambda p: (p["seconds"], p["unit"]))["unit"]
+    recorded = recording.frame[recording.frame["unit"] == unit].drop(columns="unit")
+    again = fv.study_unit(unit, config)
+    assert len(again) == len(recorded) > 0
+    pd.testing.assert_frame_equal(
+        again.reset_index(drop=True), recorded.reset_index(drop=True), check_exact=True
+    )

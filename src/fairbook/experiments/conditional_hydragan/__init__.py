@@ -26,11 +26,40 @@ Every public name is importable from here (``from fairbook.experiments import
 conditional_hydragan as hc; hc.table_3_4(...)``).
 """
 
-from .explorers import explorer, mitigation_grid
-from .figures import plot_bias_boxplot, plot_representation
-from .replication import table_3_4_beside_paper, table_3_5_beside_paper, table_3_5_replication
-from .results import activity_mapping, reading, seed_spread, table_3_4, table_3_5
-from .runs import bias_scores, improvement, prepare_data, run_experiment, run_once
+from .explorers import explorer, mitigation_chart, mitigation_grid
+from .figures import plot_bias_boxplot, plot_recorded_bias, plot_representation
+from .replication import (
+    PAPER_SOURCES,
+    beside_recorded,
+    experiment_replications,
+    recorded_replications,
+    seeds_recording,
+    table_3_4_beside_paper,
+    table_3_5_beside_paper,
+    table_3_5_replication,
+)
+from .results import (
+    activity_mapping,
+    reading,
+    recording_cost,
+    seed_spread,
+    table_3_4,
+    table_3_5,
+)
+from .runs import (
+    RECORDINGS,
+    SEEDS_RECORDING,
+    bias_scores,
+    flatten_run,
+    improvement,
+    prepare_data,
+    real_half,
+    recorded_experiment,
+    run_experiment,
+    run_once,
+    seed_unit,
+    seed_units,
+)
 from .settings import (
     AGE_SPLIT,
     ATTRIBUTES,
@@ -56,19 +85,33 @@ __all__ = [
     "PAPER_CLASSES",
     "PAPER_SOURCES",
     "PROFILES",
+    "RECORDINGS",
     "SEDENTARY",
+    "SEEDS_RECORDING",
     "activity_mapping",
+    "beside_recorded",
     "bias_scores",
+    "experiment_replications",
     "explorer",
+    "flatten_run",
     "improvement",
+    "mitigation_chart",
     "mitigation_grid",
     "plot_bias_boxplot",
+    "plot_recorded_bias",
     "plot_representation",
     "prepare_data",
     "reading",
+    "real_half",
+    "recorded_experiment",
+    "recorded_replications",
+    "recording_cost",
     "run_experiment",
     "run_once",
     "seed_spread",
+    "seed_unit",
+    "seed_units",
+    "seeds_recording",
     "settings",
     "table_3_4",
     "table_3_4_beside_paper",

@@ -2,7 +2,9 @@
 
 :func:`mitigation_grid` precomputes small runs for every diversity target × weight of the
 profile; :func:`explorer` is an ipywidget that slices it (the figure is an image inside an
-HTML widget, so the static book shows its first state and JupyterLab redraws it).
+HTML widget, so the static book shows its first state and JupyterLab redraws it);
+:func:`mitigation_chart` is the same grid as a Vega-Lite chart whose controls respond in the
+static page without a kernel (shown through :func:`fairbook.charts.vega_chart`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from ._common import _class_order
 from .runs import run_once
 from .settings import IDEAL, METRICS
 
-__all__ = ["explorer", "mitigation_grid"]
+__all__ = ["explorer", "mitigation_chart", "mitigation_grid"]
 
 
 def mitigation_grid(data: dict, config: dict) -> pd.DataFrame:
@@ -134,3 +136,116 @@ def explorer(grid: pd.DataFrame):
     weight.observe(refresh, names="value")
     refresh()
     return widgets.VBox([target, weight, out])
+
+
+def _chart_data(grid: pd.DataFrame):
+    metrics = grid.melt(
+        id_vars=["target", "weight", "class", "metric"],
+        value_vars=["real", "synthetic"],
+        var_name="training",
+        value_name="value",
+    )
+    metrics["distance"] = metrics["value"] - metrics["metric"].map(IDEAL)
+    shares = [c for c in grid.columns if c.startswith("p_")]
+    first = grid.drop_duplicates(["target", "weight"])
+    occupations = first.melt(
+        id_vars=["target", "weight", "js_real", "js_synthetic"],
+        value_vars=shares,
+        var_name="occupation",
+        value_name="share",
+    )
+    occupations["occupation"] = occupations["occupation"].str[2:]
+    clean = [f.astype(object).where(f.notna(), None) for f in (metrics, occupations)]
+    return clean[0], clean[1], len(shares)
+
+
+def mitigation_chart(grid: pd.DataFrame, *, target: str | None = None, weight=None):
+    """The static explorer: :func:`mitigation_grid` as a Vega-Lite chart.
+
+    Two controls, bound to parameters that every panel filters on: the diversity target (a
+    dropdown) and the diversity weight (radio buttons over the grid's weights). Above: the
+    generated share of each occupation, the uniform share dashed. Below, one panel per
+    metric: each class's distance from the metric's ideal (DI minus 1), real training data
+    in red, synthetic in blue.
+
+    Parameters
+    ----------
+    grid : DataFrame
+        :func:`mitigation_grid`'s table.
+    target, weight : optional
+        The initial values (default: the first target, the largest weight).
+
+    Returns
+    -------
+    altair.VConcatChart
+
+    Examples
+    --------
+    >>> import itertools
+    >>> rows = [{"target": "uniform", "weight": w, "class": c, "metric": m, "real": 0.1,
+    ...          "synthetic": 0.05, "js_real": 0.3, "js_synthetic": 0.2, "p_a": 0.5,
+    ...          "p_b": 0.5} for w, c, m in itertools.product((0.0, 1.0), ("F", "M"), METRICS)]
+    >>> spec = mitigation_chart(pd.DataFrame(rows)).to_dict()
+    >>> sorted(p["name"] for p in spec["params"])
+    ['target', 'weight']
+    """
+    import altair as alt
+
+    if grid.empty:
+        raise ValueError("the grid is empty: nothing to chart")
+    metrics, occupations, n_occupations = _chart_data(grid)
+    targets = list(dict.fromkeys(grid["target"]))
+    weights = sorted({float(w) for w in grid["weight"]})
+    p_target = alt.param(
+        name="target",
+        value=target or targets[0],
+        bind=alt.binding_select(options=targets, name="diversity target "),
+    )
+    p_weight = alt.param(
+        name="weight",
+        value=float(weight if weight is not None else weights[-1]),
+        bind=alt.binding_radio(options=weights, name="diversity weight "),
+    )
+    chosen = (alt.datum.target == p_target) & (alt.expr.abs(alt.datum.weight - p_weight) < 1e-9)
+    bars = (
+        alt.Chart(occupations)
+        .transform_filter(chosen)
+        .mark_bar(color="#2166ac")
+        .encode(
+            x=alt.X("occupation:N", title=None),
+            y=alt.Y("share:Q", title="generated share"),
+            tooltip=["occupation:N", alt.Tooltip("share:Q", format=".3f")],
+        )
+    )
+    uniform = (
+        alt.Chart(occupations)
+        .transform_filter(chosen)
+        .transform_aggregate(count="count()")
+        .transform_calculate(uniform=f"{1 / max(n_occupations, 1)}")
+        .mark_rule(color="black", strokeDash=[5, 3])
+        .encode(y="uniform:Q")
+    )
+    top = (bars + uniform).properties(width=560, height=150, title="generated occupations")
+    colours = alt.Scale(domain=["real", "synthetic"], range=["#b2182b", "#2166ac"])
+    panels = []
+    for metric in METRICS:
+        panels.append(
+            alt.Chart(metrics)
+            .transform_filter(chosen)
+            .transform_filter(alt.datum.metric == metric)
+            .mark_bar()
+            .encode(
+                x=alt.X("class:N", title=None, sort=_class_order()),
+                xOffset="training:N",
+                y=alt.Y("distance:Q", title="distance from the ideal"),
+                color=alt.Color("training:N", scale=colours, title="trained on"),
+                tooltip=["class:N", "training:N", alt.Tooltip("value:Q", format=".3f")],
+            )
+            .properties(width=120, height=160, title=f"{metric} (ideal {IDEAL[metric]:g})")
+        )
+    return (
+        alt.vconcat(top, alt.hconcat(*panels))
+        .add_params(p_target, p_weight)
+        .configure_legend(orient="bottom")
+        .configure_view(strokeWidth=0)
+    )

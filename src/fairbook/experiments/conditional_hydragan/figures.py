@@ -2,7 +2,8 @@
 
 :func:`plot_bias_boxplot` is the analogue of Fig. 3.4 (each metric over seeds, real vs
 synthetic training data, per protected class); :func:`plot_representation` draws real,
-synthetic and target proportions (occupations or who-cells).
+synthetic and target proportions (occupations or who-cells); :func:`plot_recorded_bias`
+draws Fig. 3.4's analogue from the recorded full-size seeds.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import pandas as pd
 from ._common import _class_order
 from .settings import IDEAL, METRICS
 
-__all__ = ["plot_bias_boxplot", "plot_representation"]
+__all__ = ["plot_bias_boxplot", "plot_recorded_bias", "plot_representation"]
 
 
 def plot_bias_boxplot(scores: pd.DataFrame, *, definition: str = "cells", ax=None):
@@ -91,3 +92,31 @@ def plot_representation(frame: pd.DataFrame, *, title: str = "", ax=None):
     ax.set_title(title)
     ax.tick_params(axis="x", labelrotation=60)
     return ax
+
+
+def plot_recorded_bias(result: dict, *, title: str = ""):
+    """Fig. 3.4's analogue (both definitions, as in the chapter) from a recorded
+    experiment (:func:`~fairbook.experiments.conditional_hydragan.recorded_experiment`);
+    a figure that says so when nothing is recorded (an empty dict).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> plot_recorded_bias({}, title="full").axes[0].texts[0].get_text()
+    'nothing recorded yet'
+    """
+    if not result:
+        fig, ax = plt.subplots(figsize=(6, 1.5))
+        ax.text(0.5, 0.5, "nothing recorded yet", ha="center", va="center")
+        ax.set_axis_off()
+        fig.suptitle(title)
+        return fig
+    fig, axes = plt.subplots(2, len(METRICS), figsize=(16, 7))
+    plot_bias_boxplot(result["scores"], definition="pair", ax=axes[0])
+    plot_bias_boxplot(result["scores"], definition="cells", ax=axes[1])
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig

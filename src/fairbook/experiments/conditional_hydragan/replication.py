@@ -7,23 +7,43 @@
   rule :class:`fairbook.replication.SameSign`.
 * :func:`table_3_5_replication` — the parts of Table 3.5 that do not depend on the data, as
   :class:`fairbook.replication.Row` objects judged by rounding at the printed precision.
+
+The rows at two budgets: :func:`experiment_replications` (the four tables of a result),
+:func:`seeds_recording` (the recorded ``full`` experiment, ``fairbook record 07 seeds``),
+:func:`recorded_replications` (the same rows judged on it; a **stale** recording's rows are
+not comparable) and :func:`beside_recorded` (paper | full profile, recorded | this build).
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import numpy as np
 import pandas as pd
 
 from fairbook.generative.divergence import rowwise_divergences
 from fairbook.papers import seed003
-from fairbook.replication import Rounding, Row, SameSign, replication_table
+from fairbook.recordings import Recording, load
+from fairbook.replication import (
+    NotComparable,
+    Rounding,
+    Row,
+    SameSign,
+    by_budget,
+    replication_table,
+)
 
 from ._common import _class_order
-from .results import table_3_4
+from .results import table_3_4, table_3_5
+from .runs import SEEDS_RECORDING, recorded_experiment
 from .settings import METRICS, PAPER_CLASSES
 
 __all__ = [
     "PAPER_SOURCES",
+    "beside_recorded",
+    "experiment_replications",
+    "recorded_replications",
+    "seeds_recording",
     "table_3_4_beside_paper",
     "table_3_5_beside_paper",
     "table_3_5_replication",
@@ -210,3 +230,86 @@ def table_3_5_replication(ours: pd.DataFrame) -> pd.DataFrame:
             )
         )
     return replication_table(rows)
+
+
+# ------------------------------------------------------------------ the rows at two budgets
+def experiment_replications(result: dict) -> dict[str, pd.DataFrame]:
+    """The chapter's four replication tables of one experiment's result
+    (:func:`~fairbook.experiments.conditional_hydragan.run_experiment`'s, or a recording's),
+    by name; each carries its ledger rows in ``attrs["rows"]``."""
+    ours = table_3_5(result)
+    return {
+        "Table 3.4 (pair)": table_3_4_beside_paper(result["scores"], definition="pair"),
+        "Table 3.4 (cells)": table_3_4_beside_paper(result["scores"], definition="cells"),
+        "Table 3.5": table_3_5_beside_paper(ours),
+        "Table 3.5 (data-independent)": table_3_5_replication(ours),
+    }
+
+
+def seeds_recording(config: dict, *, root=None) -> Recording:
+    """The recorded experiment of the ``full`` profile (``fairbook record 07 seeds``),
+    loaded with its provenance; only seeds recorded with ``config``'s parameters are merged.
+
+    Parameters
+    ----------
+    config : dict
+        The chapter's ``full`` settings
+        (:func:`~fairbook.experiments.conditional_hydragan.settings`).
+    root : path, optional
+        Another folder than the package's ``recorded/``.
+    """
+    return load("07_conditional_hydragan", SEEDS_RECORDING, settings=config, root=root)
+
+
+def recorded_replications(recording: Recording) -> dict[str, pd.DataFrame]:
+    """:func:`experiment_replications` on the recorded seeds, as replication tables whose
+    notes say how many of the profile's seeds were recorded. A **stale** recording keeps
+    its numbers for context but every row is :class:`~fairbook.replication.NotComparable`;
+    an empty one gives ``{}``.
+
+    Examples
+    --------
+    >>> recorded_replications(Recording("07_conditional_hydragan", "seeds", pd.DataFrame()))
+    {}
+    """
+    result = recorded_experiment(recording)
+    if not result:
+        return {}
+    seeds = f"{len(recording.provenance)} of {recording.expected or '?'} seeds recorded"
+    out = {}
+    for name, table in experiment_replications(result).items():
+        rows = []
+        for row in table.attrs["rows"]:
+            note = f"{row.note}; {seeds}" if row.note else seeds
+            if recording.stale:
+                rule = NotComparable("STALE recording: the code it depends on changed since")
+                rows.append(dataclasses.replace(row, rule=rule, note=note))
+            else:
+                rows.append(dataclasses.replace(row, note=note))
+        out[name] = replication_table(rows)
+    return out
+
+
+def beside_recorded(
+    recorded: dict[str, pd.DataFrame],
+    build: dict[str, pd.DataFrame],
+    *,
+    recording: Recording,
+    build_label: str = "this build (fast)",
+) -> pd.DataFrame:
+    """Paper | full profile (recorded) | this build, per quantity of every table
+    (:func:`fairbook.replication.by_budget`), with the table's name as the outer index.
+
+    The recorded columns are labelled with the recording's budget (its date and commit, or
+    *stale*; "full profile (not recorded)" while nothing is); a table the recording lacks
+    has empty recorded columns.
+    """
+    label = "full profile (not recorded)" if recording.empty else recording.budget
+    parts = {}
+    for name, table in build.items():
+        tables = {
+            label: recorded.get(name, replication_table([])),
+            build_label: table,
+        }
+        parts[name] = by_budget(tables)
+    return pd.concat(parts, names=["table"])

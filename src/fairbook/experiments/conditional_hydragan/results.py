@@ -18,7 +18,14 @@ from ._common import _class_order
 from .runs import improvement
 from .settings import IDEAL, METRICS, SEDENTARY
 
-__all__ = ["activity_mapping", "reading", "seed_spread", "table_3_4", "table_3_5"]
+__all__ = [
+    "activity_mapping",
+    "reading",
+    "recording_cost",
+    "seed_spread",
+    "table_3_4",
+    "table_3_5",
+]
 
 
 def activity_mapping(categories) -> pd.DataFrame:
@@ -178,3 +185,45 @@ def reading(
     out["reading"] = labels
     order = [c for c in _class_order() if c in out.index]
     return out.reindex(order + [c for c in out.index if c not in order])
+
+
+def recording_cost(recording) -> pd.DataFrame:
+    """What the recorded seeds cost and what the whole ``full`` profile costs, from the
+    provenance's wall seconds per unit (one seed at full size).
+
+    The profile's cost is the mean wall seconds of the recorded seeds times the profile's
+    seeds (``recording.expected``). Wall seconds are measured while the machine ran other
+    jobs, so they are an upper bound of the CPU time.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row; columns ``units recorded``, ``units in the profile``, ``mean s per unit``,
+        ``recorded hours``, ``profile hours (extrapolated)`` (wall) and ``profile CPU hours
+        (extrapolated)`` (from the units' CPU seconds; NaN where the provenance has none).
+
+    Examples
+    --------
+    >>> from fairbook.recordings import Recording
+    >>> prov = [{"unit": "seed00", "seconds": 1800.0}]
+    >>> r = Recording("07_conditional_hydragan", "seeds", pd.DataFrame(), prov, expected=10)
+    >>> float(recording_cost(r).loc["seeds", "profile hours (extrapolated)"])
+    5.0
+    """
+    seconds = np.array([float(p["seconds"]) for p in recording.provenance])
+    cpu = np.array([float(p.get("cpu_seconds", np.nan)) for p in recording.provenance])
+    expected = recording.expected or len(seconds)
+    mean = float(seconds.mean()) if len(seconds) else np.nan
+    return pd.DataFrame(
+        {
+            "units recorded": [len(seconds)],
+            "units in the profile": [expected],
+            "mean s per unit": [mean],
+            "recorded hours": [float(seconds.sum()) / 3600],
+            "profile hours (extrapolated)": [mean * expected / 3600],
+            "profile CPU hours (extrapolated)": [
+                float(cpu.mean()) * expected / 3600 if len(cpu) else np.nan
+            ],
+        },
+        index=pd.Index(["seeds"], name="recording"),
+    )

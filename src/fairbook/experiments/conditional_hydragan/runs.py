@@ -7,10 +7,18 @@ classifier on real rows and on generated rows, and scores both on the real test 
 Table 3.4's improvement row. The classifier reads real rows in the named design
 ``"seed003_hydragan"`` of :mod:`fairbook.data.designs` and generated rows in the GAN's own
 encoding of the same columns (checked by name).
+
+The experiment of the ``full`` profile (all 30,162 training rows, 300 epochs) is *recorded*
+(``fairbook record 07 seeds``, :data:`SEEDS_RECORDING`): one unit per seed
+(:func:`seed_units`, :func:`seed_unit`), each :func:`run_once`'s result as one long table
+(:func:`flatten_run`); :func:`recorded_experiment` merges the units back into
+:func:`run_experiment`'s result, and :func:`real_half` recomputes a seed's classifier on the
+real rows alone (the cheap part of a unit that CI re-runs).
 """
 
 from __future__ import annotations
 
+import functools
 import warnings
 
 import numpy as np
@@ -22,6 +30,7 @@ from fairbook.data.designs import adult_design
 from fairbook.generative import ConditionalHydraGAN
 from fairbook.generative.divergence import rowwise_divergences
 from fairbook.metrics import compare
+from fairbook.recordings import Recordable, Recording
 
 from .settings import (
     AGE_SPLIT,
@@ -33,7 +42,20 @@ from .settings import (
     SEDENTARY,
 )
 
-__all__ = ["bias_scores", "improvement", "prepare_data", "run_experiment", "run_once"]
+__all__ = [
+    "RECORDINGS",
+    "SEEDS_RECORDING",
+    "bias_scores",
+    "flatten_run",
+    "improvement",
+    "prepare_data",
+    "real_half",
+    "recorded_experiment",
+    "run_experiment",
+    "run_once",
+    "seed_unit",
+    "seed_units",
+]
 
 
 def _annotate(df: pd.DataFrame) -> pd.DataFrame:
@@ -194,6 +216,30 @@ def _fit_predict(config, seed, x_train, y_train, x_test):
     return model.predict(x_test)
 
 
+def _classify(config, seed, f_train, y_train, f_test, test):
+    """Train the classifier on one training set; its accuracy and :func:`bias_scores` on the
+    real test rows."""
+    y_test = test["sedentary"].to_numpy()
+    pred = _fit_predict(config, seed, f_train, y_train, f_test)
+    return float((pred == y_test).mean()), bias_scores(y_test, pred, test)
+
+
+def real_half(data: dict, config: dict, *, seed: int) -> dict:
+    """The part of :func:`run_once` that does not depend on the GAN: the classifier trained
+    on the real rows, scored on the real test rows (about a minute at full size, where the
+    whole seed takes tens of minutes).
+
+    Returns
+    -------
+    dict with ``accuracy`` (float) and ``scores`` (:func:`bias_scores` rows with
+    ``data = "real"``), equal to the real rows of :func:`run_once` with the same seed.
+    """
+    train, test = data["train"], data["test"]
+    f_real, f_test, _ = adult_design(DESIGN, train, test)
+    accuracy, table = _classify(config, seed, f_real, train["sedentary"].to_numpy(), f_test, test)
+    return {"accuracy": accuracy, "scores": table.assign(data="real")}
+
+
 def _gan(config: dict, seed: int, **overrides) -> ConditionalHydraGAN:
     opts = {
         "continuous": CONTINUOUS,
@@ -244,15 +290,13 @@ def run_once(data: dict, config: dict, *, seed: int, **gan_overrides) -> dict:
     x_real = enc.transform(train)
     f_real, f_test, names = adult_design(DESIGN, train, test)
     f_syn = _generated_features(gan, x_syn, cond_frame, names)
-    y_test = test["sedentary"].to_numpy()
     scores, accuracy = [], {}
     for name, (f, y) in {
         "real": (f_real, train["sedentary"].to_numpy()),
         "synthetic": (f_syn, y_syn),
     }.items():
-        pred = _fit_predict(config, seed, f, y, f_test)
-        accuracy[name] = float((pred == y_test).mean())
-        scores.append(bias_scores(y_test, pred, test).assign(data=name))
+        accuracy[name], table = _classify(config, seed, f, y, f_test, test)
+        scores.append(table.assign(data=name))
     cats = list(occ.categories)
     activities = pd.DataFrame(
         {
@@ -303,6 +347,11 @@ def run_experiment(data: dict, config: dict) -> dict:
     runs = {}
     for k in range(int(config["n_seeds"])):
         runs[int(config["seed"]) + k] = run_once(data, config, seed=int(config["seed"]) + k)
+    return _assemble(runs)
+
+
+def _assemble(runs: dict) -> dict:
+    """:func:`run_experiment`'s result from ``{seed: run_once(...)}``."""
     scores = pd.concat([r["scores"].assign(seed=s) for s, r in runs.items()], ignore_index=True)
     accuracy = pd.DataFrame({s: r["accuracy"] for s, r in runs.items()}).T
     accuracy.index.name = "seed"
@@ -317,3 +366,186 @@ def run_experiment(data: dict, config: dict) -> dict:
         "activities": pd.concat({s: r["activities"] for s, r in runs.items()}, names=["seed"]),
         "who": pd.concat({s: r["who"] for s, r in runs.items()}, names=["seed"]),
     }
+
+
+# ---------------------------------- the experiment at full size: `fairbook record 07 seeds`
+#: The columns of a flattened run (:func:`flatten_run`).
+_FLAT_COLUMNS = (
+    "part",
+    "data",
+    "attribute",
+    "class",
+    "definition",
+    "metric",
+    "category",
+    "dtype",
+    "value",
+)
+
+
+def flatten_run(result: dict) -> pd.DataFrame:
+    """One :func:`run_once` result (without its model) as one long table, the unit of the
+    recording: column ``part`` is ``scores``, ``accuracy``, ``sedentary_share``,
+    ``activities``, ``who`` or ``rowwise``; the other columns are those parts' keys, and
+    ``dtype`` the original dtype of a column of ``activities`` and ``who`` (the generated
+    proportions are float32), restored on loading so the recorded tables are those of the
+    run bit for bit.
+
+    Examples
+    --------
+    >>> scores = pd.DataFrame({"attribute": ["sex"], "class": ["Male"], "definition": ["pair"],
+    ...                        "metric": ["OFI"], "value": [0.1], "data": ["real"]})
+    >>> t = flatten_run({"scores": scores, "accuracy": {"real": 0.8},
+    ...                  "sedentary_share": {"real": 0.4},
+    ...                  "activities": pd.DataFrame({"real": [1.0]}, index=["Sales"]),
+    ...                  "who": pd.DataFrame({"real": [1.0]}, index=["Male, old"]),
+    ...                  "rowwise": {"real": {"KL divergence": 2.0}}})
+    >>> t["part"].tolist()
+    ['scores', 'accuracy', 'sedentary_share', 'activities', 'who', 'rowwise']
+    """
+    frames = [result["scores"].assign(part="scores", category="")]
+    for part in ("accuracy", "sedentary_share"):
+        frames.append(
+            pd.DataFrame(
+                {"part": part, "data": list(result[part]), "value": list(result[part].values())}
+            )
+        )
+    for part in ("activities", "who"):
+        wide = result[part]
+        long = (
+            wide.rename_axis("category")
+            .reset_index()
+            .melt(id_vars="category", var_name="data", value_name="value")
+        )
+        dtypes = {column: str(dtype) for column, dtype in wide.dtypes.items()}
+        frames.append(long.assign(part=part, dtype=long["data"].map(dtypes)))
+    frames.append(
+        pd.DataFrame(
+            [
+                {"part": "rowwise", "data": data, "metric": metric, "value": value}
+                for data, values in result["rowwise"].items()
+                for metric, value in values.items()
+            ]
+        )
+    )
+    table = pd.concat(frames, ignore_index=True).reindex(columns=list(_FLAT_COLUMNS))
+    for column in _FLAT_COLUMNS[:-1]:
+        table[column] = table[column].fillna("").astype(str)
+    table["value"] = table["value"].astype(float)  # float32 values are exact in float64
+    return table
+
+
+def _unflatten(table: pd.DataFrame) -> dict:
+    """:func:`flatten_run`'s inverse (the parts that :func:`_assemble` reads)."""
+    part = {name: rows for name, rows in table.groupby("part", sort=False)}
+    scores = part["scores"][["attribute", "class", "definition", "metric", "value", "data"]]
+    out = {"scores": scores.reset_index(drop=True)}
+    for name in ("accuracy", "sedentary_share"):
+        rows = part[name]
+        out[name] = dict(zip(rows["data"], rows["value"].astype(float), strict=True))
+    for name, index in (("activities", "occupation"), ("who", "who")):
+        rows = part[name]
+        wide = rows.pivot(index="category", columns="data", values="value")
+        wide = wide.reindex(index=pd.unique(rows["category"]), columns=pd.unique(rows["data"]))
+        wide.index.name = index
+        wide.columns.name = None
+        dtypes = dict(zip(rows["data"], rows["dtype"], strict=False))
+        out[name] = wide.astype({c: d for c, d in dtypes.items() if d})
+    rows = part["rowwise"]
+    out["rowwise"] = {
+        data: dict(zip(r["metric"], r["value"].astype(float), strict=True))
+        for data, r in rows.groupby("data", sort=False)
+    }
+    return out
+
+
+def seed_units(config: dict) -> list[str]:
+    """One unit per seed of :func:`run_experiment`: ``"seed00"``, ``"seed01"`` …
+
+    Examples
+    --------
+    >>> seed_units({"seed": 0, "n_seeds": 3})
+    ['seed00', 'seed01', 'seed02']
+    """
+    first = int(config["seed"])
+    return [f"seed{first + k:02d}" for k in range(int(config["n_seeds"]))]
+
+
+@functools.lru_cache(maxsize=2)
+def _full_data(n_train, seed: int) -> dict:
+    return prepare_data({"n_train": n_train, "seed": seed})
+
+
+def seed_unit(unit: str, config: dict) -> pd.DataFrame:
+    """One seed of :func:`run_experiment` (a unit of :func:`seed_units`): :func:`run_once`
+    on :func:`prepare_data`'s rows, flattened (:func:`flatten_run`).
+
+    Raises
+    ------
+    ValueError
+        For a unit id that is not ``"seed<NN>"``.
+    """
+    if not unit.startswith("seed") or not unit[4:].isdigit():
+        raise ValueError(f"unit {unit!r} is not 'seed<NN>' (see seed_units)")
+    data = _full_data(config.get("n_train"), int(config["seed"]))
+    return flatten_run(run_once(data, config, seed=int(unit[4:])))
+
+
+def recorded_experiment(recording: Recording) -> dict:
+    """The recorded seeds merged into :func:`run_experiment`'s result (without ``runs``);
+    an empty dict when nothing is recorded.
+
+    Examples
+    --------
+    >>> recorded_experiment(Recording("07_conditional_hydragan", "seeds", pd.DataFrame()))
+    {}
+    """
+    if recording.empty:
+        return {}
+    runs = {
+        int(unit[4:]): _unflatten(rows.drop(columns="unit"))
+        for unit, rows in sorted(recording.frame.groupby("unit", sort=False))
+    }
+    result = _assemble(runs)
+    result.pop("runs")
+    return result
+
+
+#: The chapter's recording: the ``full`` profile's experiment, one unit per seed.
+SEEDS_RECORDING = Recordable(
+    name="seeds",
+    units=seed_units,
+    run=seed_unit,
+    depends=(
+        "fairbook.generative.hydragan",
+        "fairbook.generative.tabular",
+        "fairbook.generative.wgan",
+        "fairbook.generative.divergence",
+        "fairbook.data.designs",
+        "fairbook.metrics.group",
+        "fairbook.metrics.rates",
+        "fairbook.confusion",
+        "fairbook.experiments.conditional_hydragan.settings",
+        "fairbook.experiments.conditional_hydragan.runs",
+    ),
+    parameters=(
+        "seed",
+        "n_train",
+        "n_synthetic",
+        "epochs",
+        "hidden",
+        "lr",
+        "batch_size",
+        "n_critic",
+        "diversity_weight",
+        "target",
+        "critic_conditioned",
+        "mlp_hidden",
+        "mlp_epochs",
+    ),
+    description="Tables 3.4 and 3.5 at full size (all 30,162 training rows, 300 epochs), "
+    "one unit per seed",
+)
+
+#: Everything ``fairbook record 07`` can record, by name.
+RECORDINGS = {SEEDS_RECORDING.name: SEEDS_RECORDING}

@@ -5,10 +5,15 @@
   number of runs) and shows what that many runs, and what a single pair of runs, would
   conclude.
 
-Both need a kernel (ipywidgets); the static page shows them without interaction.
+Both need a kernel (ipywidgets); the static page shows them without interaction. For the
+static page, :func:`conclusion_grid` precomputes every cell of the conclusion explorer and
+:func:`conclusion_chart` draws it as a Vega-Lite chart whose controls respond without a kernel
+(shown through :func:`fairbook.charts.vega_chart`).
 """
 
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -20,7 +25,7 @@ from ._common import _runs_matrix, _techniques
 from .results import table_3
 from .settings import METRICS, SETTINGS_FIT
 
-__all__ = ["conclusion_explorer", "table_3_editor"]
+__all__ = ["conclusion_chart", "conclusion_explorer", "conclusion_grid", "table_3_editor"]
 
 
 def table_3_editor(counts=None):
@@ -151,3 +156,179 @@ def conclusion_explorer(study: pd.DataFrame):
     set_techniques()
     refresh()
     return widgets.VBox([widgets.HBox([task, technique]), widgets.HBox([metric, n_runs]), output])
+
+
+def conclusion_grid(study: pd.DataFrame, *, metrics=(*METRICS, "accuracy")) -> dict:
+    """Every cell of :func:`conclusion_explorer`, precomputed for the static chart.
+
+    For each task, technique (not the baseline), metric and number of runs ``n`` (2 to all):
+    the comparison of the technique's first ``n`` runs with the baseline's
+    (:func:`fairbook.stats.runs.compare_runs`) and the share of single-run pairs whose sign
+    contradicts the means; and every run's value, for the dots.
+
+    Returns
+    -------
+    dict
+        ``summary`` (one row per cell: ``task, technique, metric, n, mean_base,
+        mean_technique`` in %, ``mw_p, mw_p_exact, direction, cohen_d, effect, levene_p,
+        flips``, and ``label``, the cell's numbers as one line) and ``runs`` (``task,
+        technique, metric, run, value`` in %, the baseline's runs included). Undefined
+        values are None.
+
+    Examples
+    --------
+    >>> rows = [{"task": "t", "technique": q, "setting": SETTINGS_FIT, "run": r,
+    ...          "class": "overall", "group": "all", "metric": "BA", "value": v + r / 100}
+    ...         for q, v in (("base", 0.1), ("rebalance", 0.2)) for r in range(3)]
+    >>> grid = conclusion_grid(pd.DataFrame(rows), metrics=["BA"])
+    >>> grid["summary"]["n"].tolist(), grid["summary"]["flips"].tolist()
+    ([2, 3], [0.0, 0.0])
+    """
+    fit = study[study["setting"] == SETTINGS_FIT]
+    summary, runs = [], []
+    for task in dict.fromkeys(fit["task"]):
+        techniques = _techniques(study, task)
+        matrices = {q: _runs_matrix(study, task, q) for q in techniques}
+        for technique, matrix in matrices.items():
+            for metric in metrics:
+                values = matrix[metric].to_numpy() if metric in matrix else np.array([])
+                runs += [
+                    {
+                        "task": task,
+                        "technique": technique,
+                        "metric": metric,
+                        "run": r,
+                        "value": 100 * float(v),
+                    }
+                    for r, v in enumerate(values)
+                    if np.isfinite(v)
+                ]
+                if technique == "base":
+                    continue
+                base = matrices["base"][metric].to_numpy()
+                for n in range(2, min(len(base), len(values)) + 1):
+                    b, t = base[:n], values[:n]
+                    if np.isnan(b).any() or np.isnan(t).any():
+                        continue
+                    with warnings.catch_warnings():  # Levene on 2 equal runs: 0/0
+                        warnings.simplefilter("ignore", RuntimeWarning)
+                        r = compare_runs(b, t)
+                    sign = np.sign(t.mean() - b.mean())
+                    flips = (
+                        float((np.sign(np.subtract.outer(t, b)) == -sign).mean()) if sign else 0.0
+                    )
+                    summary.append(
+                        {
+                            "task": task,
+                            "technique": technique,
+                            "metric": metric,
+                            "n": n,
+                            "mean_base": 100 * r["mean_baseline"],
+                            "mean_technique": 100 * r["mean_treated"],
+                            "mw_p": r["mw_p"],
+                            "mw_p_exact": r["mw_p_exact"],
+                            "direction": r["direction"],
+                            "cohen_d": r["cohen_d"],
+                            "effect": r["effect"],
+                            "levene_p": r["levene_p"],
+                            "flips": flips,
+                            "label": (
+                                f"{n} runs each: mean base {100 * r['mean_baseline']:.2f} %, "
+                                f"{technique} {100 * r['mean_treated']:.2f} %; U-test p "
+                                f"{r['mw_p']:.4f} (exact {r['mw_p_exact']:.4f}): "
+                                f"{r['direction']}; Cohen's d {r['cohen_d']:.2f} "
+                                f"({r['effect']}); single-run pairs against the means "
+                                f"{flips:.0%}"
+                            ),
+                        }
+                    )
+    frames = {"summary": pd.DataFrame(summary), "runs": pd.DataFrame(runs)}
+    return {k: f.astype(object).where(f.notna(), None) for k, f in frames.items()}
+
+
+def conclusion_chart(grid: dict, *, task=None, technique=None, metric="BA", n=None):
+    """The static conclusion explorer: a Vega-Lite chart of a :func:`conclusion_grid`.
+
+    Four controls bound to parameters that both panels filter on: the task, the technique
+    and the metric (dropdowns) and the number of runs (a slider). The chart shows the
+    first ``n`` runs of the baseline and of the technique as dots, and above them the
+    comparison at that many runs (a technique missing from a task shows nothing).
+
+    Parameters
+    ----------
+    grid : dict
+        :func:`conclusion_grid`'s.
+    task, technique, metric, n : optional
+        The initial values (default: the first task and technique, BA, all runs).
+
+    Returns
+    -------
+    altair.VConcatChart
+
+    Examples
+    --------
+    >>> rows = [{"task": "t", "technique": q, "setting": SETTINGS_FIT, "run": r,
+    ...          "class": "overall", "group": "all", "metric": "BA", "value": v + r / 100}
+    ...         for q, v in (("base", 0.1), ("rebalance", 0.2)) for r in range(3)]
+    >>> spec = conclusion_chart(conclusion_grid(pd.DataFrame(rows), metrics=["BA"])).to_dict()
+    >>> sorted(p["name"] for p in spec["params"])
+    ['metric', 'n', 'task', 'technique']
+    """
+    import altair as alt
+
+    summary, runs = grid["summary"], grid["runs"]
+    if summary.empty:
+        raise ValueError("the grid has no comparison: nothing to chart")
+    tasks = list(dict.fromkeys(summary["task"]))
+    techniques = list(dict.fromkeys(summary["technique"]))
+    metrics = list(dict.fromkeys(summary["metric"]))
+    sizes = sorted({int(v) for v in summary["n"]})
+    p_task = alt.param(
+        name="task", value=task or tasks[0], bind=alt.binding_select(options=tasks, name="task ")
+    )
+    p_technique = alt.param(
+        name="technique",
+        value=technique or techniques[0],
+        bind=alt.binding_select(options=techniques, name="technique "),
+    )
+    p_metric = alt.param(
+        name="metric",
+        value=metric if metric in metrics else metrics[0],
+        bind=alt.binding_select(options=metrics, name="metric "),
+    )
+    p_n = alt.param(
+        name="n",
+        value=int(n if n is not None else sizes[-1]),
+        bind=alt.binding_range(min=sizes[0], max=sizes[-1], step=1, name="runs "),
+    )
+    same = (alt.datum.task == p_task) & (alt.datum.metric == p_metric)
+    dots = (
+        alt.Chart(runs)
+        .transform_filter(same)
+        .transform_filter((alt.datum.technique == "base") | (alt.datum.technique == p_technique))
+        .transform_filter(alt.datum.run < p_n)
+        .mark_circle(size=70, opacity=0.8)
+        .encode(
+            x=alt.X(
+                "value:Q", title="overall value over the runs (%)", scale=alt.Scale(zero=False)
+            ),
+            y=alt.Y("technique:N", title=None),
+            color=alt.Color("technique:N", legend=None),
+            tooltip=["technique:N", "run:Q", alt.Tooltip("value:Q", format=".3f")],
+        )
+        .properties(width=560, height=90)
+    )
+    text = (
+        alt.Chart(summary)
+        .transform_filter(same)
+        .transform_filter(alt.datum.technique == p_technique)
+        .transform_filter(alt.datum.n == p_n)
+        .mark_text(align="left", fontSize=11, lineBreak="; ")
+        .encode(x=alt.value(0), text="label:N")
+        .properties(width=560, height=45)
+    )
+    return (
+        alt.vconcat(text, dots)
+        .add_params(p_task, p_technique, p_metric, p_n)
+        .configure_view(strokeWidth=0)
+    )

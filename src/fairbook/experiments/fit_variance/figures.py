@@ -4,7 +4,8 @@
 * :func:`effect_heatmap` — Fig. 1's analogue (Cohen's d, U-test);
 * :func:`variance_heatmap` — Fig. 2's analogue (Levene's test on normalised bias values);
 * :func:`cost_heatmaps` — Fig. 3's analogue (accuracy and accuracy variance);
-* :func:`survey_plot` — the survey's papers per year.
+* :func:`survey_plot` — the survey's papers per year;
+* :func:`recorded_box_grids` — :func:`box_grid` for every task of the recorded study.
 
 Each takes ``ax=`` (``axes=`` for the grid) and returns what it drew on.
 """
@@ -23,6 +24,7 @@ __all__ = [
     "box_grid",
     "cost_heatmaps",
     "effect_heatmap",
+    "recorded_box_grids",
     "survey_plot",
     "variance_heatmap",
 ]
@@ -230,3 +232,45 @@ def survey_reporting_plot(survey: pd.DataFrame, *, ax=None):
     counts = (multiple[["mean", "stdev", "range"]] == "Y").sum()
     counts.plot.bar(ax=ax, color="#2166ac", rot=0, title="papers with multiple runs that report …")
     return ax
+
+
+def recorded_box_grids(study: pd.DataFrame, *, tasks=None, title: str = ""):
+    """One row of :func:`box_grid` per task of a (recorded) study; a figure that says so
+    when nothing is recorded.
+
+    Parameters
+    ----------
+    study : DataFrame
+        :func:`~fairbook.experiments.fit_variance.recorded_study`'s table (may be empty).
+    tasks : sequence of str, optional
+        Default: the tasks in the study, in its order.
+    title : str
+        The figure's title (e.g. the recording's budget).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> fig = recorded_box_grids(pd.DataFrame(), title="full")
+    >>> fig.axes[0].texts[0].get_text()
+    'nothing recorded yet'
+    """
+    present = [] if study.empty else list(dict.fromkeys(study["task"]))
+    tasks = present if tasks is None else [t for t in tasks if t in present]
+    metrics = (*METRICS, "accuracy")
+    if not tasks:
+        fig, ax = plt.subplots(figsize=(6, 1.5))
+        ax.text(0.5, 0.5, "nothing recorded yet", ha="center", va="center")
+        ax.set_axis_off()
+        fig.suptitle(title)
+        return fig
+    fig, axes = plt.subplots(len(tasks), len(metrics), figsize=(22, 3.5 * len(tasks)))
+    axes = np.atleast_2d(axes)
+    for row, task in zip(axes, tasks, strict=True):
+        box_grid(study, task, metrics=metrics, axes=row)
+        row[0].set_ylabel(f"{TASK_LABELS.get(task, task)}, %")
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig

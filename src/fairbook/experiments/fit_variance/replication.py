@@ -15,28 +15,49 @@ obliges to agree, and the notes say how many runs or experiments stand behind ou
   :func:`finding_2_replication` (the shares of overlapping ranges and reversals);
 * Sec. 3.3 — :func:`finding_3_4_replication`;
 * App. D.3 — :func:`survey_replication` (Findings 5 and 6 from the survey file).
+
+The study's rows at two budgets: :func:`study_replications` (every table above that reads the
+study), :func:`study_recording` (the recorded ``full`` study, ``fairbook record 06 study``),
+:func:`recorded_replications` (the same rows judged on it; a **stale** recording's rows are
+not comparable) and :func:`beside_recorded` (paper | full profile, recorded | this build).
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import numpy as np
 import pandas as pd
 
 from fairbook.papers import seed004
-from fairbook.replication import Exact, NotComparable, Rounding, Row, SameSign, replication_table
+from fairbook.recordings import Recording, load
+from fairbook.replication import (
+    Exact,
+    NotComparable,
+    Rounding,
+    Row,
+    SameSign,
+    by_budget,
+    replication_table,
+)
 from fairbook.stats.runs import compare_runs
 from fairbook.variance.fit_runs import summarize
 
 from ._common import _runs_matrix
 from .results import costs, effects, single_run_table, table_2, table_3
+from .runs import STUDY_RECORDING, recorded_study
 from .settings import SETTINGS_FIT, TABLE_4_ANALOGUES, TASK_LABELS
 
 __all__ = [
     "PAPER_SOURCES",
+    "beside_recorded",
     "finding_1_replication",
     "finding_2_example",
     "finding_2_replication",
     "finding_3_4_replication",
+    "recorded_replications",
+    "study_recording",
+    "study_replications",
     "survey_replication",
     "table_3_replication",
     "table_4_replication",
@@ -350,3 +371,100 @@ def survey_replication(survey: pd.DataFrame) -> pd.DataFrame:
             ),
         ]
     )
+
+
+# ------------------------------------------------------- the study's rows at two budgets
+def study_replications(study: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Every replication table of the chapter that reads the study, by name (Finding 1,
+    Table 4, Finding 2 and its example, Findings 3-4)."""
+    return {name: make(study) for name, make in _STUDY_TABLES.items()}
+
+
+#: The tables of :func:`study_replications`, by name.
+_STUDY_TABLES = {
+    "Finding 1": finding_1_replication,
+    "Table 4": table_4_replication,
+    "Finding 2": finding_2_replication,
+    "Finding 2 (example)": finding_2_example,
+    "Findings 3-4": finding_3_4_replication,
+}
+
+
+def study_recording(config: dict, *, root=None) -> Recording:
+    """The recorded study of the ``full`` profile (``fairbook record 06 study``), loaded with
+    its provenance; only units recorded with ``config``'s parameters are merged.
+
+    Parameters
+    ----------
+    config : dict
+        The chapter's ``full`` settings (:func:`~fairbook.experiments.fit_variance.settings`).
+    root : path, optional
+        Another folder than the package's ``recorded/``.
+    """
+    return load("06_fit_variance", STUDY_RECORDING, settings=config, root=root)
+
+
+def _recorded(table: pd.DataFrame, recording: Recording, units: str) -> pd.DataFrame:
+    rows = []
+    for row in table.attrs["rows"]:
+        note = f"{row.note}; {units}" if row.note else units
+        if recording.stale:
+            rule = NotComparable("STALE recording: the code it depends on changed since")
+            rows.append(dataclasses.replace(row, rule=rule, note=note))
+        else:
+            rows.append(dataclasses.replace(row, note=note))
+    return replication_table(rows)
+
+
+def recorded_replications(recording: Recording, config: dict) -> dict[str, pd.DataFrame]:
+    """:func:`study_replications` on the recorded study, each note saying how many of the
+    profile's runs were recorded. Only configurations (task x technique x run setting) whose
+    every run is recorded are read, and a table that needs a configuration not yet complete
+    is left out (its recorded columns stay empty). A **stale** recording keeps its numbers
+    for context but every row is :class:`~fairbook.replication.NotComparable`; an empty one
+    gives ``{}``.
+
+    Examples
+    --------
+    >>> from fairbook.experiments.fit_variance.settings import settings
+    >>> empty = Recording("06_fit_variance", "study", pd.DataFrame(), expected=224)
+    >>> recorded_replications(empty, settings("full"))
+    {}
+    """
+    study = recorded_study(recording, config)
+    if study.empty:
+        return {}
+    # only configurations whose every run is recorded (a partial recording judges those)
+    runs = study.groupby(["task", "technique", "setting"])["run"].transform("nunique")
+    study = study[runs == int(config["n_runs"])]
+    units = f"{len(recording.provenance)} of {recording.expected or '?'} runs recorded"
+    out = {}
+    for name, make in _STUDY_TABLES.items():
+        try:
+            table = make(study)
+        except (ValueError, KeyError):  # a table whose runs are not all recorded yet
+            continue
+        out[name] = _recorded(table, recording, units)
+    return out
+
+
+def beside_recorded(
+    recorded: dict[str, pd.DataFrame],
+    build: dict[str, pd.DataFrame],
+    *,
+    recording: Recording,
+    build_label: str = "this build (fast)",
+) -> pd.DataFrame:
+    """Paper | full profile (recorded) | this build, per quantity of every study table
+    (:func:`fairbook.replication.by_budget`), with the table's name as the outer index.
+
+    The recorded columns are labelled with the recording's budget (its date and commit, or
+    *stale*; "full profile (not recorded)" while nothing is); a table the recording lacks
+    has empty recorded columns.
+    """
+    label = "full profile (not recorded)" if recording.empty else recording.budget
+    parts = {}
+    for name, table in build.items():
+        tables = {label: recorded.get(name, replication_table([])), build_label: table}
+        parts[name] = by_budget(tables)
+    return pd.concat(parts, names=["table"])

@@ -9,7 +9,9 @@
 * RQ3, what it costs: :func:`costs`;
 * the implementation knobs: :func:`knob_table`;
 * the literature survey (Table 5 with each paper's year): :func:`load_survey`, which reads
-  the package data file ``fairbook/papers/literature_survey_seed004.csv``.
+  the package data file ``fairbook/papers/literature_survey_seed004.csv``;
+* what the recorded full-profile study cost, and what all of it costs:
+  :func:`recording_cost`.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from fairbook.variance import debiasing
 from fairbook.variance.fit_runs import per_run, summarize
 
 from ._common import _runs_matrix, _select, _techniques
+from .runs import study_units
 from .settings import METRICS, SETTINGS_FIT, SETTINGS_SEED, SETTINGS_STRICT
 
 __all__ = [
@@ -35,6 +38,7 @@ __all__ = [
     "effects",
     "knob_table",
     "load_survey",
+    "recording_cost",
     "single_run_table",
     "spread_contrast",
     "strict_identity",
@@ -314,3 +318,86 @@ def _read_survey(path: Path) -> pd.DataFrame:
     if list(frame.columns) != SURVEY_COLUMNS:
         raise ValueError(f"{path}: columns {list(frame.columns)}, expected {SURVEY_COLUMNS}")
     return frame
+
+
+def recording_cost(recording, config: dict | None = None) -> pd.DataFrame:
+    """What the recorded study cost and what the whole ``full`` profile costs, per task,
+    from the provenance's wall seconds per unit (one FIT run).
+
+    The full profile's cost is extrapolated per task (the tasks' runs differ in cost): the
+    mean wall seconds of the task's recorded runs times the task's runs in the profile
+    (from ``config``'s units; without it, ``expected`` split evenly over the recorded
+    tasks). Wall seconds are measured while the machine ran other jobs, so they are an
+    upper bound of the CPU time.
+
+    Parameters
+    ----------
+    recording : fairbook.recordings.Recording
+        :func:`~fairbook.experiments.fit_variance.study_recording`'s, loaded with the
+        profile's settings (so ``expected`` is known).
+    config : dict, optional
+        The profile's settings, to count each task's units.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``task`` (and ``all``); columns ``units recorded``, ``units in the profile``,
+        ``mean s per unit``, ``recorded hours``, ``profile hours (extrapolated)`` (wall) and
+        ``profile CPU hours (extrapolated)`` (from the units' CPU seconds; NaN where the
+        provenance has none).
+
+    Examples
+    --------
+    >>> from fairbook.recordings import Recording
+    >>> prov = [{"unit": f"adult.base.fit.r{r:02d}", "seconds": 3.0} for r in range(2)]
+    >>> r = Recording("06_fit_variance", "study", pd.DataFrame(), prov, expected=8)
+    >>> float(recording_cost(r).loc["all", "profile hours (extrapolated)"] * 3600)
+    24.0
+    """
+    columns = [
+        "units recorded",
+        "units in the profile",
+        "mean s per unit",
+        "recorded hours",
+        "profile hours (extrapolated)",
+        "profile CPU hours (extrapolated)",
+    ]
+    if recording.empty:
+        return pd.DataFrame(columns=columns, index=pd.Index([], name="task"))
+    seconds = pd.DataFrame(
+        {
+            "task": [p["unit"].split(".")[0] for p in recording.provenance],
+            "seconds": [float(p["seconds"]) for p in recording.provenance],
+            "cpu": [float(p.get("cpu_seconds", np.nan)) for p in recording.provenance],
+        }
+    )
+    tasks = seconds.groupby("task", sort=False)["seconds"]
+    expected = recording.expected or len(recording.provenance)
+    if config is not None:
+        per_task = pd.Series([u.split(".")[0] for u in study_units(config)]).value_counts()
+        expected = int(per_task.sum())
+    else:
+        per_task = expected / tasks.ngroups
+    table = pd.DataFrame(
+        {
+            "units recorded": tasks.size(),
+            "units in the profile": per_task,
+            "mean s per unit": tasks.mean(),
+            "recorded hours": tasks.sum() / 3600,
+        }
+    )
+    table["profile hours (extrapolated)"] = (
+        table["mean s per unit"] * table["units in the profile"] / 3600
+    )
+    cpu = seconds.groupby("task", sort=False)["cpu"].mean()
+    table["profile CPU hours (extrapolated)"] = cpu * table["units in the profile"] / 3600
+    table.loc["all"] = [
+        table["units recorded"].sum(),
+        expected,
+        seconds["seconds"].mean(),
+        table["recorded hours"].sum(),
+        table["profile hours (extrapolated)"].sum(skipna=False),
+        table["profile CPU hours (extrapolated)"].sum(skipna=False),
+    ]
+    table.index.name = "task"
+    return table[columns]

@@ -99,6 +99,7 @@ def test_empty_recording_describes_itself():
     empty = Recording("00_toy", "toy", pd.DataFrame(), expected=5)
     assert empty.empty and not empty.stale
     assert empty.describe() == "Recording 00_toy/toy: nothing recorded yet (0 of 5 units)."
+    assert empty.budget == "full (not recorded)"
 
 
 def test_an_interrupted_unit_is_not_recorded_and_a_corrupt_one_is_named(tmp_path):

@@ -125,6 +125,8 @@ class Recording:
     @property
     def budget(self) -> str:
         """The ledger's ``budget`` label of this recording's verdicts."""
+        if self.empty:
+            return "full (not recorded)"
         state = "stale" if self.stale else "recorded"
         return f"full ({state} {self.dates}, {self.commits})"
 

@@ -172,3 +172,46 @@ def test_bad_use_and_options():
             BNNClassifier(**bad)
     with pytest.raises(ValueError, match="validation_fraction"):
         validation_split(10, 1.5, 0)
+
+
+def _weights(model):
+    return [p.detach().clone() for p in model.network_.parameters()]
+
+
+def test_reductions_default_is_the_mean_and_one_term_sums_equal_means():
+    X, y = blobs(n=24)
+    base = BNNClassifier(epochs=2, batch_size=1, mc_train=1, seed=3).fit(X, y)
+    summed = BNNClassifier(
+        epochs=2, batch_size=1, mc_train=1, seed=3, kl_reduction="sum", nll_reduction="sum"
+    ).fit(X, y)
+    # one sample and one row per step: a sum of one term is the mean of it, bit for bit
+    for a, b in zip(_weights(base), _weights(summed), strict=True):
+        assert torch.equal(a, b)
+    assert base.kl_reduction == base.nll_reduction == "mean"
+
+
+def test_summed_kl_and_nll_scale_the_recorded_terms():
+    X, y = blobs(n=40)
+    kwargs = dict(epochs=1, batch_size=8, mc_train=5, seed=0, lr=1e-12, validation_fraction=0)
+    mean = BNNClassifier(**kwargs).fit(X, y).history_[0]
+    kl_sum = BNNClassifier(kl_reduction="sum", **kwargs).fit(X, y).history_[0]
+    nll_sum = BNNClassifier(nll_reduction="sum", **kwargs).fit(X, y).history_[0]
+    # with a vanishing step the parameters stay put, so only the reduction differs
+    assert kl_sum["kl"] == pytest.approx(5 * mean["kl"], rel=1e-4)
+    assert kl_sum["nll"] == pytest.approx(mean["nll"], rel=1e-6)
+    assert nll_sum["nll"] == pytest.approx(8 * mean["nll"], rel=1e-4)
+
+
+def test_smaller_kl_weight_gives_less_epistemic_uncertainty():
+    X, y = blobs(n=50, gap=1.0)
+    kwargs = dict(epochs=15, batch_size=10, seed=0, rho_init=-3, lam=5.0, validation_fraction=0)
+    mean = BNNClassifier(**kwargs).fit(X, y)
+    summed = BNNClassifier(nll_reduction="sum", **kwargs).fit(X, y)
+    epistemic = [decompose(m.predict_proba_samples(X, T=30))[0].mean() for m in (mean, summed)]
+    assert epistemic[0] > 2 * epistemic[1]
+
+
+@pytest.mark.parametrize("option", ["kl_reduction", "nll_reduction"])
+def test_bad_reduction(option):
+    with pytest.raises(ValueError, match=option):
+        BNNClassifier(**{option: "median"})

@@ -4,7 +4,13 @@ import numpy as np
 import pytest
 from sklearn.calibration import calibration_curve
 
-from fairbook.uncertainty import expected_calibration_error, reliability_diagram
+from fairbook.uncertainty import (
+    aleatoric_temperature,
+    decompose,
+    expected_calibration_error,
+    reliability_diagram,
+    temper,
+)
 
 
 def test_hand_computation():
@@ -111,3 +117,45 @@ def test_one_bin_ece_is_the_gap_of_the_means():
 def test_unknown_mode_names_the_choices(function, mode):
     with pytest.raises(ValueError, match=r"mode must be one of \('top-label', 'positive'\)"):
         function([[0.5, 0.5]], [0], mode=mode)
+
+
+# ----------------------------------------------------------------- temperature
+def test_temper_is_logit_scaling_and_keeps_the_argmax():
+    rng = np.random.default_rng(0)
+    probs = rng.dirichlet([1.0, 2.0, 0.5], size=(4, 7))
+    for tau in (0.3, 1.0, 2.5):
+        out = temper(probs, tau)
+        expected = np.exp(np.log(probs) / tau)
+        np.testing.assert_allclose(out, expected / expected.sum(-1, keepdims=True), rtol=1e-12)
+        np.testing.assert_array_equal(out.argmax(-1), probs.argmax(-1))
+    np.testing.assert_allclose(temper(probs, 1.0), probs, rtol=1e-12)
+
+
+def test_aleatoric_temperature_closed_form_for_one_binary_sample():
+    # p = sigmoid(z); tempered p' = sigmoid(z / tau); aleatoric 2 p'(1 - p')
+    z, tau = 1.3, 0.37
+    p = 1 / (1 + np.exp(-z))
+    q = 1 / (1 + np.exp(-z / tau))
+    found = aleatoric_temperature(np.array([[[1 - p, p]]]), 2 * q * (1 - q))
+    assert found == pytest.approx(tau, rel=1e-8)
+
+
+def test_aleatoric_temperature_averages_group_means_and_reaches_the_target():
+    rng = np.random.default_rng(1)
+    probs = rng.dirichlet([2.0, 2.0], size=(5, 30))
+    masks = [np.arange(30) < 5, np.arange(30) >= 5]
+    tau = aleatoric_temperature(probs, 0.1, rows=masks)
+    aleatoric = decompose(temper(probs, tau))[1]
+    assert np.mean([aleatoric[m].mean() for m in masks]) == pytest.approx(0.1, abs=1e-8)
+    assert tau < 1  # a lower level than the model's needs sharper samples
+
+
+def test_aleatoric_temperature_unreachable_is_nan_and_bad_input_raises():
+    probs = np.array([[[0.25, 0.75]]])
+    assert np.isnan(aleatoric_temperature(probs, 0.6))  # above the binary maximum 0.5
+    with pytest.raises(ValueError, match="temperature"):
+        temper(probs, 0.0)
+    with pytest.raises(ValueError, match="rows"):
+        aleatoric_temperature(probs, 0.1, rows=[np.zeros(1, bool)])
+    with pytest.raises(ValueError, match="bounds"):
+        aleatoric_temperature(probs, 0.1, bounds=(2.0, 1.0))

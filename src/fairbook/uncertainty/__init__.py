@@ -10,7 +10,12 @@ Kwon et al. decomposition and calibration.
 
 import importlib
 
-from fairbook.uncertainty.calibration import expected_calibration_error, reliability_diagram
+from fairbook.uncertainty.calibration import (
+    aleatoric_temperature,
+    expected_calibration_error,
+    reliability_diagram,
+    temper,
+)
 from fairbook.uncertainty.decomposition import (
     check_probs,
     decompose,
@@ -43,10 +48,12 @@ __all__ = [
     "BayesianMLP",
     "DeepEnsemble",
     "ScaleMixturePrior",
+    "aleatoric_temperature",
     "check_probs",
     "decompose",
     "expected_calibration_error",
     "group_means",
     "reliability_diagram",
+    "temper",
     "uncertainty_ratios",
 ]

@@ -349,6 +349,12 @@ class BNNClassifier:
         torch threads while fitting and predicting (None: leave torch's setting).
     progress : bool or None, default None
         tqdm bar over epochs (None: only on a terminal).
+    kl_reduction : {'mean', 'sum'}, default 'mean'
+        How the ``M`` weight samples' :math:`\\log q - \\log p` enter the loss: averaged
+        (the KL estimate) or summed, as Eq. 22 prints it (λ/M in effect).
+    nll_reduction : {'mean', 'sum'}, default 'mean'
+        The NLL averaged over the minibatch's rows or summed over them (λ·batch size in
+        effect; a much smaller KL weight). Both average over the ``M`` samples.
 
     Examples
     --------
@@ -382,6 +388,8 @@ class BNNClassifier:
         seed: int = 0,
         n_threads: int | None = 1,
         progress: bool | None = None,
+        kl_reduction: str = "mean",
+        nll_reduction: str = "mean",
     ):
         self.hidden_sizes = tuple(int(h) for h in hidden_sizes)
         self.epochs, self.batch_size, self.lam = int(epochs), int(batch_size), float(lam)
@@ -400,6 +408,10 @@ class BNNClassifier:
             raise ValueError(f"hidden sizes must be ≥ 1, got {self.hidden_sizes}")
         if not self.lam > 0 or not self.lr > 0:
             raise ValueError(f"lam and lr must be > 0, got {self.lam}, {self.lr}")
+        for name, value in (("kl_reduction", kl_reduction), ("nll_reduction", nll_reduction)):
+            if value not in ("mean", "sum"):
+                raise ValueError(f"{name} must be 'mean' or 'sum', got {value!r}")
+        self.kl_reduction, self.nll_reduction = kl_reduction, nll_reduction
         self.prior = ScaleMixturePrior(pi=prior_pi, sigma1=prior_sigma1, sigma2=prior_sigma2)
 
     # ---------------------------------------------------------------- fitting
@@ -453,7 +465,9 @@ class BNNClassifier:
                 rows = torch.from_numpy(order[start : start + self.batch_size])
                 logits, log_ratio = self.network_(X[rows], self.mc_train, noise)
                 nll = F.cross_entropy(logits.reshape(-1, n_classes), y[rows].repeat(self.mc_train))
-                kl = log_ratio.mean()
+                kl = log_ratio.mean() if self.kl_reduction == "mean" else log_ratio.sum()
+                if self.nll_reduction == "sum":
+                    nll = nll * rows.numel()
                 loss = kl + self.lam * nll
                 optimiser.zero_grad()
                 loss.backward()

@@ -9,6 +9,12 @@ share of actual positives (scikit-learn's ``calibration_curve``). Bins are
 open on the left), and
 
 .. math:: \\mathrm{ECE} = \\sum_b \\frac{n_b}{N} \\left|\\mathrm{acc}_b - \\mathrm{conf}_b\\right|.
+
+A *temperature* :math:`\\tau` rescales each Monte Carlo sample's logits,
+:math:`p \\propto \\exp(\\log p/\\tau)`: below 1 it sharpens every sample (the same argmax,
+so the same predictions), above 1 it softens it. :func:`aleatoric_temperature` finds the
+:math:`\\tau` at which a model's mean aleatoric uncertainty reaches a target level, a
+diagnostic of how much more (or less) confident one model is than another.
 """
 
 from __future__ import annotations
@@ -16,7 +22,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["expected_calibration_error", "reliability_diagram"]
+__all__ = [
+    "aleatoric_temperature",
+    "expected_calibration_error",
+    "reliability_diagram",
+    "temper",
+]
 
 _MODES = ("top-label", "positive")
 
@@ -143,3 +154,74 @@ def expected_calibration_error(
     filled = table["count"] > 0
     weights = table.loc[filled, "count"] / table["count"].sum()
     return float((weights * table.loc[filled, "gap"].abs()).sum())
+
+
+def temper(probs, temperature: float) -> np.ndarray:
+    """Monte Carlo class probabilities ``(T, N, C)`` with every sample's logits divided by
+    ``temperature`` (softmax of ``log p / τ``); the argmax of each sample is unchanged.
+
+    Examples
+    --------
+    >>> p = np.array([[[0.25, 0.75]]])
+    >>> temper(p, 1.0).round(6).tolist()
+    [[[0.25, 0.75]]]
+    >>> temper(p, 0.5).round(6).tolist()  # odds 3 become 9
+    [[[0.1, 0.9]]]
+    """
+    from fairbook.uncertainty.decomposition import check_probs
+
+    array = check_probs(probs)
+    if not (np.isfinite(temperature) and temperature > 0):
+        raise ValueError(f"temperature must be a finite number > 0, got {temperature!r}")
+    with np.errstate(divide="ignore"):
+        logits = np.log(array) / float(temperature)
+    logits -= logits.max(axis=-1, keepdims=True)
+    weights = np.exp(logits)
+    return weights / weights.sum(axis=-1, keepdims=True)
+
+
+def aleatoric_temperature(probs, target: float, *, rows=None, bounds=(1e-3, 1e3)) -> float:
+    """The temperature :math:`\\tau` (:func:`temper`) at which the mean aleatoric
+    uncertainty of ``probs`` over ``rows`` equals ``target``.
+
+    The mean aleatoric uncertainty rises monotonically with :math:`\\tau`; the root is
+    found on :math:`\\log\\tau` by Brent's method. NaN where ``target`` lies outside what
+    ``bounds`` can reach.
+
+    Parameters
+    ----------
+    probs : array (T, N, C)
+    target : float
+        The aleatoric level to reach (e.g. another model's, or a paper's).
+    rows : sequence of boolean masks, optional
+        Average the per-mask means (a mean of group means, like a table of groups); default
+        all rows.
+    bounds : (float, float)
+        The temperatures searched.
+
+    Examples
+    --------
+    >>> p = np.array([[[0.25, 0.75]]])  # aleatoric 2 * 0.25 * 0.75 = 0.375
+    >>> round(aleatoric_temperature(p, 2 * 0.1 * 0.9), 6)
+    0.5
+    """
+    from scipy.optimize import brentq
+
+    from fairbook.uncertainty.decomposition import check_probs, decompose
+
+    array = check_probs(probs)
+    masks = [np.ones(array.shape[1], bool)] if rows is None else [np.asarray(m, bool) for m in rows]
+    if any(m.shape != (array.shape[1],) or not m.any() for m in masks):
+        raise ValueError("rows must be non-empty boolean masks with one entry per row of probs")
+    low, high = (float(b) for b in bounds)
+    if not 0 < low < high:
+        raise ValueError(f"bounds must satisfy 0 < low < high, got {bounds!r}")
+
+    def gap(log_tau):
+        aleatoric = decompose(temper(array, float(np.exp(log_tau))))[1]
+        return float(np.mean([aleatoric[m].mean() for m in masks])) - float(target)
+
+    a, b = gap(np.log(low)), gap(np.log(high))
+    if not np.isfinite(target) or a * b > 0:
+        return float("nan")
+    return float(np.exp(brentq(gap, np.log(low), np.log(high), xtol=1e-10)))

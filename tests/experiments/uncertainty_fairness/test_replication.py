@@ -142,3 +142,111 @@ def test_study_comparison_and_group_ordering():
     assert set(order.index) == set(seed000.TABLE_3_GROUPS)
     assert order["paper"].is_monotonic_decreasing
     assert -1 <= order.attrs["spearman"] <= 1
+
+
+# ------------------------------------------------------------------ the sensitivity study
+def _scores(rows):
+    """Hand-made study scores: ``rows`` = {cell: [(matches, flags) per table]}."""
+    tables = ("Table 1", "Tables 2-3", "Table 5")
+    cols = [(t, k) for t in tables for k in ("matches", "rows", "same flag", "ratio rows")]
+    data = {}
+    for cell, per_table in rows.items():
+        values = []
+        for matches, flags in per_table:
+            values += [matches, 50, flags, 20]
+        total = sum(m for m, _ in per_table)
+        data[cell] = [*values, total, total / 150, 10]
+    cols += [("all", "matches"), ("all", "share"), ("all", "seeds")]
+    return pd.DataFrame.from_dict(data, orient="index", columns=pd.MultiIndex.from_tuples(cols))
+
+
+def test_study_decision_adopts_only_a_cell_at_least_as_good_on_every_table():
+    # "x" gains on Tables 1 and 5 but loses a flag on Tables 2-3: not supported
+    scores = _scores({"chapter": [(10, 5), (10, 5), (10, 5)], "x": [(20, 6), (10, 4), (15, 5)]})
+    decision = uf.study_decision(scores)
+    assert decision["best"] == "x" and not decision["supported on all tables"]
+    assert not decision["adopt"]
+    assert decision["gain"].loc["Table 1", "matches"] == 10
+    assert decision["best per table"]["Tables 2-3"] == ["chapter", "x"]
+    assert "Not adopted" in uf.study_text(scores, decision)
+    scores = _scores({"chapter": [(10, 5), (10, 5), (10, 5)], "x": [(11, 5), (10, 5), (12, 6)]})
+    decision = uf.study_decision(scores)
+    assert decision["adopt"] and decision["serves all tables"]
+    with pytest.raises(ValueError, match="baseline"):
+        uf.study_decision(scores, baseline="nope")
+
+
+def test_study_effects_are_high_minus_low_means():
+    cells = {
+        "f00": {**{f: v[0] for f, v in uf.STUDY_FACTORS.items()}},
+        "f01": {**{f: v[0] for f, v in uf.STUDY_FACTORS.items()}, "rho_init": -12.0},
+    }
+    scores = _scores({"f00": [(10, 0), (20, 0), (30, 0)], "f01": [(13, 0), (18, 0), (30, 0)]})
+    effects = uf.study_effects(scores, cells)
+    assert effects.index.tolist() == ["rho_init: -5.0 → -12.0"]
+    assert effects.loc["rho_init: -5.0 → -12.0"].tolist() == [3.0, -2.0, 0.0]
+
+
+@pytest.fixture(scope="module")
+def recorded_slice():
+    recording = uf.study_recording(uf.settings("full"))
+    if recording.empty:
+        pytest.skip("no recorded study units")
+    frame = recording.frame
+    keep = frame["cell"].isin(["chapter", "paper"]) & frame["seed"].isin([0, 1])
+    return frame[keep]
+
+
+@needs_data
+def test_study_claims_agree_with_the_tables_flag_verdicts(recorded_slice):
+    from fairbook.replication import passes
+
+    claims = uf.study_claims(recorded_slice)
+    assert claims.shape[0] == recorded_slice.groupby(["cell", "seed"]).ngroups
+    checked = 0
+    for (cell, seed), row in claims.iterrows():
+        one = recorded_slice[(recorded_slice["cell"] == cell) & (recorded_slice["seed"] == seed)]
+        for title, table in uf.study_tables(one, cell).items():
+            for r in table.attrs["rows"]:
+                if isinstance(r.rule, tuple):
+                    flag = uf.replication._FLAG.decide(r.paper)
+                    assert row[(title, f"{r.quantity} is {flag}")] == bool(passes(r.verdicts[0]))
+                    checked += 1
+    assert checked == claims.shape[0] * (24 + 24 + 16)
+    robust = uf.robustness_table(claims)
+    assert ((robust["low"] <= robust["share"]) & (robust["share"] <= robust["high"])).all()
+    assert robust["robust"].eq(robust["share"] >= 0.9).all()
+    assert "Do not" in uf.robustness_text(robust)
+
+
+@needs_data
+def test_study_scores_are_the_verdict_summaries_of_each_cell(recorded_slice):
+    scores = uf.study_scores(recorded_slice)
+    tables = uf.study_tables(recorded_slice, "paper")
+    summary = uf.verdict_summary(tables)
+    assert scores.loc["paper", ("Tables 2-3", "matches")] == summary.loc["Tables 2-3", "matches"]
+    assert scores.loc["paper", ("all", "seeds")] == 2
+    temperatures = uf.study_temperatures(recorded_slice)
+    assert list(temperatures.columns) == ["COMPAS", "Adult"]
+    assert (temperatures.to_numpy() > 0).all()
+
+
+@needs_data
+def test_tables_from_runs_and_from_their_summaries_are_identical():
+    runs = [uf.tabular_run("compas", seed=s, config=uf.settings("fast")) for s in (0, 1)]
+    frame = pd.DataFrame(
+        [uf.real_summary(r, seed000.TABLE_3_GROUPS, seed000.TABLE_3_RATIOS) for r in runs]
+    )
+    a, b = uf.compas_replication(runs), uf.compas_replication(frame)
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_recorded_replication_of_an_empty_recording_is_empty():
+    from fairbook.recordings import Recording
+
+    empty = Recording("04_uncertainty_fairness", "study", pd.DataFrame(), expected=110)
+    assert all(len(t) == 0 for t in uf.recorded_replication(empty).values())
+    fast = pd.DataFrame({"cell": ["a", "a", "b", "b", "b"], "seed": [0, 2, 0, 1, 2]})
+    label, frame = uf.study_source(empty, fast)
+    assert "nothing recorded" in label
+    assert frame["seed"].tolist() == [0, 2, 0, 2]  # the seeds every cell has

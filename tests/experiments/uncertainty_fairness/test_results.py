@@ -80,3 +80,24 @@ def test_pool_sequences_and_small_dvlog_standin():
     summary = uf.dvlog_summary(frame)
     assert list(summary.index) == ["none", "400 s"]
     assert {"U_a F", "U_a M", "F_Alea"} <= set(summary.columns)
+
+
+def test_study_cost_sums_the_provenance_and_prices_designs():
+    import pandas as pd
+
+    from fairbook.recordings import Recording
+
+    provenance = [
+        {"unit": "chapter-s00", "seconds": 2.0},
+        {"unit": "chapter-s01", "seconds": 4.0},
+        {"unit": "f03-s00", "seconds": 10.0},
+    ]
+    recording = Recording("04", "study", pd.DataFrame(), provenance, expected=110)
+    cost = uf.study_cost(recording, seeds=10)
+    assert cost.loc["chapter", "units"] == 2 and cost.loc["chapter", "mean s per unit"] == 3.0
+    assert cost.loc["all recorded", "total s"] == 16.0
+    projected = cost.attrs["projected"]["hours at the measured mean unit"]
+    # priced at the fraction's mean unit (f03: 10 s)
+    assert projected["this recording, complete"] == 110 * 10.0 / 3600
+    assert projected.iloc[2] == (128 + 3) * 10 * 10.0 / 3600
+    assert uf.study_cost(Recording("04", "study", pd.DataFrame())).empty

@@ -16,6 +16,7 @@ __all__ = [
     "plot_dvlog",
     "plot_individual",
     "plot_reliability",
+    "plot_robustness",
     "plot_sd",
     "plot_seed_spread",
     "plot_uncertainty_distributions",
@@ -226,3 +227,25 @@ def plot_dvlog(frame: pd.DataFrame, *, axes=None):
         )
         ax.set_xlabel("truncated at")
     return axes
+
+
+def plot_robustness(robust: pd.DataFrame, *, ax=None):
+    """Heat map of the robustness table: per claim (rows) the share of seeds under which it
+    holds in each cell (columns), and over all cells (last column); robust claims (share
+    ≥ 90 %) are marked with a star."""
+    ax = _axes(ax, figsize=(9, 0.2 * len(robust) + 1.5))
+    cells = [c for c in robust.columns if str(c).startswith("cell: ")]
+    values = robust[[*cells, "share"]].to_numpy(float)
+    image = ax.imshow(values, aspect="auto", cmap="RdYlGn", vmin=0, vmax=1)
+    ax.set_xticks(range(len(cells) + 1))
+    ax.set_xticklabels([c.removeprefix("cell: ") for c in cells] + ["all"], rotation=60)
+    labels = [
+        f"{'* ' if r else ''}{source}: {claim}"
+        for (source, claim), r in zip(robust.index, robust["robust"], strict=True)
+    ]
+    ax.set_yticks(range(len(robust)))
+    ax.set_yticklabels(labels, fontsize=7)
+    ax.axvline(len(cells) - 0.5, color="black", lw=1.5)
+    ax.figure.colorbar(image, ax=ax, fraction=0.03, label="share of seeds where the claim holds")
+    ax.set_title("Which of the paper's claims hold, by setting (* = under >= 90 % of runs)")
+    return ax

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 
 from fairbook.papers import seed000
+from fairbook.recordings import Recording, load
 from fairbook.replication import (
     Exact,
     Flag,
@@ -15,27 +18,42 @@ from fairbook.replication import (
     passes,
     replication_table,
 )
+from fairbook.stats.sensitivity import share_holding
 
 from .runs import (
+    STUDY_FACTORS,
+    STUDY_RECORDING,
     FairnessResult,
     Run,
     _adult,
-    _attribute_of,
     _compas_frame,
     _flag,
     _full_counts,
-    _group_rows,
-    fairness_result,
+    real_summary,
 )
 from .settings import _DECIMALS, PATTERN_POINT, UNCERTAINTY_RATIOS
 
 __all__ = [
     "PAPER_SOURCES",
     "adult_replication",
+    "common_seeds",
     "compas_replication",
     "paper_consistency",
     "pattern_summary",
+    "recorded_replication",
+    "robustness_table",
+    "robustness_text",
+    "study_claims",
     "study_comparison",
+    "study_decision",
+    "study_effects",
+    "study_frames",
+    "study_recording",
+    "study_scores",
+    "study_source",
+    "study_tables",
+    "study_temperatures",
+    "study_text",
     "table_1_replication",
     "table_4_replication",
     "table_7_printed",
@@ -128,6 +146,10 @@ def table_1_replication(results: dict) -> pd.DataFrame:
 
 
 def _per_seed(results) -> pd.DataFrame:
+    """One row per seed, columns ``(measure, role)``: from FairnessResults, or a frame as
+    :func:`study_frames` gives it (passed through)."""
+    if isinstance(results, pd.DataFrame):
+        return results
     if isinstance(results, FairnessResult):
         results = [results]
     return pd.DataFrame([r.flat() for r in results])
@@ -201,30 +223,26 @@ def study_comparison(studies: dict, *, estimator: str = "bnn") -> pd.DataFrame:
 
 
 # =========================================================================== Tables 2–5
-def _real_replication(runs, paper_groups, paper_ratios, *, full_counts, source) -> pd.DataFrame:
+def _real_frame(runs, paper_groups, paper_ratios) -> pd.DataFrame:
+    """One row per run, columns ``(measure, group)`` and ``(ratio, attribute)``
+    (:func:`~.runs.real_summary`); a frame (as :func:`study_frames` gives) passes through."""
+    if isinstance(runs, pd.DataFrame):
+        return runs
     if isinstance(runs, Run):
         runs = [runs]
+    return pd.DataFrame([real_summary(r, paper_groups, paper_ratios) for r in runs])
+
+
+def _real_replication(runs, paper_groups, paper_ratios, *, full_counts, source) -> pd.DataFrame:
+    values = _real_frame(runs, paper_groups, paper_ratios)
     rows = []
     for label, printed in paper_groups.items():
-        attribute = _attribute_of(label)
-        values = pd.DataFrame(
-            [
-                _group_rows(
-                    r.y_test,
-                    r.y_pred,
-                    r.uncertainty,
-                    np.asarray(r.groups[attribute], dtype=object),
-                    (label,),
-                )[label]
-                for r in runs
-            ]
-        )
         for m, p in printed.items():
             if m == "n":
                 note = "whole data (COMPAS) / training file (Adult)"
                 if paper_groups is seed000.TABLE_5_GROUPS and label == "F":
                     note += (
-                        f"; ERRATA: printed {p:,}, correct "
+                        f"; see the errata page: printed {p:,}, correct "
                         f"{seed000.TABLE_5_F_SAMPLE_SIZE_CORRECTED:,}"
                     )
                 rows.append(
@@ -243,7 +261,7 @@ def _real_replication(runs, paper_groups, paper_ratios, *, full_counts, source) 
                 _row(
                     f"{label} {m}",
                     p,
-                    values[m],
+                    values[(m, label)],
                     kind,
                     decimals=_DECIMALS.get(m, 2),
                     source=source,
@@ -251,9 +269,6 @@ def _real_replication(runs, paper_groups, paper_ratios, *, full_counts, source) 
             )
     for attribute, printed in paper_ratios.items():
         g0, g1 = printed["pair"]
-        results = pd.DataFrame(
-            [fairness_result(r, attribute, protected=g0, reference=g1).ratios for r in runs]
-        )
         for m in ("F_SP", "F_EOpp", "F_EOdd", "F_EAcc", "F_Epis", "F_Alea", "F_Pred"):
             keys = ("F_EOdd_y0", "F_EOdd_y1") if m == "F_EOdd" else (m,)
             for key in keys:
@@ -261,7 +276,7 @@ def _real_replication(runs, paper_groups, paper_ratios, *, full_counts, source) 
                     _row(
                         f"{attribute} ({g0}/{g1}) {key}",
                         printed[m],
-                        results[key],
+                        values[(key, attribute)],
                         "ratio",
                         source=source,
                     )
@@ -270,7 +285,10 @@ def _real_replication(runs, paper_groups, paper_ratios, *, full_counts, source) 
 
 
 def compas_replication(runs) -> pd.DataFrame:
-    """Tables 2–3 (COMPAS): every printed cell beside ours (mean over the runs' seeds)."""
+    """Tables 2–3 (COMPAS): every printed cell beside ours (median over the runs' seeds).
+
+    ``runs``: :class:`~.runs.Run` objects, or a frame of their summaries (one row per seed,
+    as :func:`study_frames` gives)."""
     return _real_replication(
         runs,
         seed000.TABLE_3_GROUPS,
@@ -281,7 +299,8 @@ def compas_replication(runs) -> pd.DataFrame:
 
 
 def adult_replication(runs) -> pd.DataFrame:
-    """Table 5 (Adult): every printed cell beside ours (mean over the runs' seeds)."""
+    """Table 5 (Adult): every printed cell beside ours (median over the runs' seeds);
+    ``runs`` as in :func:`compas_replication`."""
     return _real_replication(
         runs,
         seed000.TABLE_5_GROUPS,
@@ -450,3 +469,399 @@ def verdict_summary(tables: dict) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows).set_index("table")
+
+
+# =========================================================================== the study
+_STUDY_TABLES = ("Table 1", "Tables 2-3", "Table 5")
+
+#: The ledger's flag rule for a ratio (the one :func:`_row` judges by).
+_FLAG = Flag(pivot=1.0, threshold=seed000.FLAG_THRESHOLD)
+
+
+def study_recording(config: dict, *, root=None) -> Recording:
+    """The recorded study (``fairbook record 04 study``) with its provenance; only units
+    recorded with ``config``'s parameters are merged (``config``: the ``full`` settings)."""
+    return load("04_uncertainty_fairness", STUDY_RECORDING, settings=config, root=root)
+
+
+def study_frames(frame: pd.DataFrame, cell: str) -> dict:
+    """One cell of a study frame (:func:`~.runs.sensitivity_study`, or a recording's)
+    as per-seed frames: ``{"SD1": …, "SD2": …, "SD3": …, "COMPAS": …, "Adult": …}``, one
+    row per seed, columns ``(measure, role)``."""
+    part = frame[frame["cell"] == cell]
+    if part.empty:
+        raise ValueError(f"cell {cell!r} is not in the study frame")
+    return {
+        dataset: _unstack(rows, ["seed"]) for dataset, rows in part.groupby("dataset", sort=False)
+    }
+
+
+def _unstack(rows: pd.DataFrame, index: list) -> pd.DataFrame:
+    wide = rows.set_index([*index, "measure", "role"])["value"].unstack(["measure", "role"])
+    return wide.sort_index()
+
+
+def study_tables(frame: pd.DataFrame, cell: str) -> dict:
+    """Tables 1, 2–3 and 5 of one cell, judged like the chapter's own (seeds = the cell's
+    seeds): ``{"Table 1": …, "Tables 2-3": …, "Table 5": …}``."""
+    frames = study_frames(frame, cell)
+    return {
+        "Table 1": table_1_replication({sd: frames[sd] for sd in seed000.TABLE_1}),
+        "Tables 2-3": compas_replication(frames["COMPAS"]),
+        "Table 5": adult_replication(frames["Adult"]),
+    }
+
+
+def study_scores(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per cell and table: rows, rows that match, ratio rows, ratio rows whose flag is the
+    paper's; and per cell the share of matching rows over the three tables.
+
+    Returns
+    -------
+    DataFrame
+        Index: cells (in the frame's order); columns ``(table, "matches" | "rows" |
+        "same flag" | "ratio rows")``, ``("all", "matches")``, ``("all", "share")`` and
+        ``("all", "seeds")``.
+    """
+    records = {}
+    for cell in pd.unique(frame["cell"]):
+        tables = study_tables(frame, cell)
+        summary = verdict_summary(tables)
+        record = {}
+        for table in _STUDY_TABLES:
+            record[(table, "matches")] = int(summary.loc[table, "matches"])
+            record[(table, "rows")] = int(summary.loc[table, "rows"])
+            record[(table, "same flag")] = int(summary.loc[table, "same flag as paper"])
+            record[(table, "ratio rows")] = int(summary.loc[table, "ratio rows"])
+        record[("all", "matches")] = sum(record[(t, "matches")] for t in _STUDY_TABLES)
+        record[("all", "share")] = record[("all", "matches")] / sum(
+            record[(t, "rows")] for t in _STUDY_TABLES
+        )
+        record[("all", "seeds")] = int(frame.loc[frame["cell"] == cell, "seed"].nunique())
+        records[cell] = record
+    scores = pd.DataFrame.from_dict(records, orient="index")
+    scores.columns = pd.MultiIndex.from_tuples(scores.columns)
+    scores.index.name = "cell"
+    return scores
+
+
+def study_decision(scores: pd.DataFrame, *, baseline: str = "chapter") -> dict:
+    """Which cell reproduces the paper best, by how much, and whether to adopt it.
+
+    The best cell has the most matching rows over the three tables (ties: more flags as
+    the paper's). It is *supported on all tables* when, on every table, it matches at
+    least as many rows and agrees on at least as many flags as ``baseline``; one setting
+    *serves all three data sets* when it is also the best (or tied best) cell of every
+    table on its own.
+
+    Returns
+    -------
+    dict
+        ``best``, ``baseline``, ``gain`` (per table: matches and flags, best − baseline),
+        ``best per table``, ``supported on all tables``, ``serves all tables``, ``adopt``.
+    """
+    if baseline not in scores.index:
+        raise ValueError(f"baseline cell {baseline!r} is not among the scored cells")
+    flags = sum(scores[(t, "same flag")] for t in _STUDY_TABLES)
+    order = sorted(scores.index, key=lambda c: (-scores.loc[c, ("all", "matches")], -flags[c]))
+    best = order[0]
+    gain = pd.DataFrame(
+        {
+            t: {
+                "matches": int(scores.loc[best, (t, "matches")])
+                - int(scores.loc[baseline, (t, "matches")]),
+                "same flag": int(scores.loc[best, (t, "same flag")])
+                - int(scores.loc[baseline, (t, "same flag")]),
+            }
+            for t in _STUDY_TABLES
+        }
+    ).T
+    per_table = {
+        t: list(scores.index[scores[(t, "matches")] == scores[(t, "matches")].max()])
+        for t in _STUDY_TABLES
+    }
+    supported = bool((gain >= 0).all().all())
+    return {
+        "best": best,
+        "baseline": baseline,
+        "gain": gain,
+        "best per table": per_table,
+        "supported on all tables": supported,
+        "serves all tables": all(best in cells for cells in per_table.values()),
+        "adopt": supported and best != baseline,
+    }
+
+
+def study_effects(scores: pd.DataFrame, cells: dict) -> pd.DataFrame:
+    """Main effects of the factors on the matching rows of each table, over the design's
+    cells: mean at the high level − mean at the low level (cells of the fraction only,
+    ``cells`` as :func:`~.runs.study_cells` gives them)."""
+    fraction = [c for c in scores.index if c.startswith("f") and c in cells]
+    if not fraction:
+        return pd.DataFrame()
+    rows = {}
+    for factor, (low, high) in STUDY_FACTORS.items():
+        is_high = np.array([cells[c][factor] == high for c in fraction])
+        if is_high.all() or not is_high.any():
+            continue
+        rows[f"{factor}: {low} → {high}"] = {
+            t: scores.loc[fraction, (t, "matches")][is_high].mean()
+            - scores.loc[fraction, (t, "matches")][~is_high].mean()
+            for t in _STUDY_TABLES
+        }
+    return pd.DataFrame(rows).T
+
+
+def study_temperatures(frame: pd.DataFrame) -> pd.DataFrame:
+    """DIAGNOSTIC: per cell, the median over seeds of the temperature that brings our mean
+    group aleatoric uncertainty (COMPAS, Adult) to the paper's printed level — below 1 our
+    network is less confident than the paper's. Not a setting of the study: a measure of
+    the remaining gap."""
+    part = frame[frame["measure"] == "temperature"]
+    table = part.pivot_table(index="cell", columns="dataset", values="value", aggfunc="median")
+    order = [c for c in pd.unique(frame["cell"]) if c in table.index]
+    return table.loc[order, [c for c in ("COMPAS", "Adult") if c in table.columns]]
+
+
+def _claim_specs() -> list:
+    """Every flag claim: ``(source, claim, dataset, column, printed value)``, in the order
+    of the replication tables' ratio rows."""
+    specs = []
+    for sd, paper in seed000.TABLE_1.items():
+        for m, printed in paper["ratios"].items():
+            for key in ("F_EOdd_y0", "F_EOdd_y1") if m == "F_EOdd" else (m,):
+                claim = f"{sd} {key} is {_FLAG.decide(printed)}"
+                specs.append(("Table 1", claim, sd, (key, "ratio"), printed))
+    for source, dataset, ratios in (
+        ("Tables 2-3", "COMPAS", seed000.TABLE_3_RATIOS),
+        ("Table 5", "Adult", seed000.TABLE_5_RATIOS),
+    ):
+        for attribute, printed in ratios.items():
+            g0, g1 = printed["pair"]
+            for m in ("F_SP", "F_EOpp", "F_EOdd", "F_EAcc", "F_Epis", "F_Alea", "F_Pred"):
+                for key in ("F_EOdd_y0", "F_EOdd_y1") if m == "F_EOdd" else (m,):
+                    claim = f"{attribute} ({g0}/{g1}) {key} is {_FLAG.decide(printed[m])}"
+                    specs.append((source, claim, dataset, (key, attribute), printed[m]))
+    return specs
+
+
+def _spearman_rows(printed: np.ndarray, ours: np.ndarray) -> np.ndarray:
+    """Spearman's correlation of ``printed`` with each row of ``ours`` (average ranks)."""
+    from scipy.stats import rankdata
+
+    a = rankdata(printed)
+    b = rankdata(ours, axis=1)
+    a, b = a - a.mean(), b - b.mean(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (b @ a) / np.sqrt((b**2).sum(axis=1) * (a**2).sum())
+
+
+def study_claims(frame: pd.DataFrame) -> pd.DataFrame:
+    """Whether each of the paper's claims holds, per (cell, seed).
+
+    Claims: every fair/unfair flag of Tables 1, 2–3 and 5 (strict: an undefined ratio does
+    not hold), Proposition 4.1's independence of point and uncertainty fairness as the SD
+    patterns (undefined ratios ignored, as the chapter's study does), and the narratives of
+    Tables 2–3 and 5 (the groups ordered by uncertainty as printed: Spearman > 0.5).
+
+    Returns
+    -------
+    DataFrame
+        Index ``(cell, seed)``; columns ``(source, claim)``; booleans.
+    """
+    from .results import _pattern
+
+    wide = {d: _unstack(rows, ["cell", "seed"]) for d, rows in frame.groupby("dataset")}
+    index = wide["SD1"].index
+    columns = {}
+    for source, claim, dataset, column, printed in _claim_specs():
+        values = wide[dataset][column].reindex(index)
+        columns[(source, claim)] = values.map(_FLAG.decide) == _FLAG.decide(printed)
+    for sd in seed000.TABLE_1:
+        ratios = wide[sd].xs("ratio", axis=1, level="role").reindex(index)
+        claim = f"{sd}: {seed000.TABLE_1_PATTERN[sd]}"
+        columns[("Prop. 4.1", claim)] = pd.Series(
+            [_pattern(r, sd, ignore_undefined=True)["pattern holds"] for _, r in ratios.iterrows()],
+            index=index,
+        )
+    for name, paper, measures in (
+        ("COMPAS", seed000.TABLE_3_GROUPS, ("U_a", "U_e")),
+        ("Adult", seed000.TABLE_5_GROUPS, ("U_e",)),
+    ):
+        for m in measures:
+            ours = wide[name][[(m, label) for label in paper]].reindex(index).to_numpy(float)
+            rho = _spearman_rows(np.array([paper[label][m] for label in paper]), ours)
+            claim = f"{name}: groups ordered by {m} as printed (Spearman > 0.5)"
+            columns[("narrative", claim)] = pd.Series(np.nan_to_num(rho) > 0.5, index=index)
+    claims = pd.DataFrame(columns)
+    claims.columns.names = ["source", "claim"]
+    return claims
+
+
+def robustness_table(claims: pd.DataFrame, *, threshold: float = 0.9) -> pd.DataFrame:
+    """Per claim: the share of (setting, seed) runs under which it holds, Wilson's 95 %
+    interval, and whether it is *robust* (share ≥ ``threshold``); plus the share in each
+    cell (columns ``cell: <name>``), for a heat map.
+
+    Examples
+    --------
+    >>> idx = pd.MultiIndex.from_product([["a", "b"], [0, 1]], names=["cell", "seed"])
+    >>> cols = pd.MultiIndex.from_tuples([("T", "x")], names=["source", "claim"])
+    >>> t = robustness_table(pd.DataFrame([[True], [True], [True], [False]], idx, cols))
+    >>> t[["runs", "share", "robust"]].values.tolist()
+    [[4, 0.75, False]]
+    """
+    rows = []
+    for column in claims.columns:
+        values = claims[column].astype(float)
+        summary = share_holding(values.to_numpy())
+        per_cell = values.groupby(level="cell", sort=False).mean()
+        rows.append(
+            {
+                "source": column[0],
+                "claim": column[1],
+                "runs": summary["runs"],
+                "share": summary["share"],
+                "low": summary["low"],
+                "high": summary["high"],
+                "robust": bool(summary["share"] >= threshold),
+                **{f"cell: {c}": v for c, v in per_cell.items()},
+            }
+        )
+    return pd.DataFrame(rows).set_index(["source", "claim"])
+
+
+def recorded_replication(recording: Recording, *, cell: str = "chapter") -> dict:
+    """Tables 1, 2–3 and 5 of one recorded cell (default: the chapter's setting), for
+    :func:`fairbook.replication.by_budget` beside this build's. Each note says how many
+    seeds were recorded; a **stale** recording's rows are not comparable; an empty
+    recording (or one without the cell) gives empty tables."""
+    if recording.empty or cell not in set(recording.frame["cell"]):
+        return {t: replication_table([]) for t in _STUDY_TABLES}
+    tables = study_tables(recording.frame, cell)
+    seeds = recording.frame.loc[recording.frame["cell"] == cell, "seed"].nunique()
+    out = {}
+    for title, table in tables.items():
+        rows = []
+        for row in table.attrs["rows"]:
+            note = f"{row.note}; recorded cell {cell!r}, {seeds} seeds".lstrip("; ")
+            if recording.stale:
+                rule = NotComparable("STALE recording: the code it depends on changed since")
+                rows.append(dataclasses.replace(row, rule=rule, note=note))
+            else:
+                rows.append(dataclasses.replace(row, note=note))
+        out[title] = replication_table(rows)
+    return out
+
+
+def study_source(recording: Recording, fast: pd.DataFrame) -> tuple[str, pd.DataFrame]:
+    """The study frame the chapter reads, with a label saying which: the recording when it
+    has units and is not stale, else this build's slice — in either case only the seeds
+    that every cell has (:func:`common_seeds`), so that cells are compared at equal seeds.
+
+    Examples
+    --------
+    >>> from fairbook.recordings import Recording
+    >>> fast = pd.DataFrame({"cell": ["a", "a", "b"], "seed": [0, 1, 0], "value": [1, 2, 3]})
+    >>> label, frame = study_source(Recording("04", "study", pd.DataFrame()), fast)
+    >>> label, frame["seed"].tolist()
+    ("this build's slice (nothing recorded), 2 cells at the 1 seed(s) all of them have", [0, 0])
+    """
+    if recording.empty or recording.stale:
+        why = "nothing recorded" if recording.empty else "the recording is STALE"
+        label, frame = f"this build's slice ({why})", fast
+    else:
+        units = len(recording.provenance)
+        label = f"the recording ({units} of {recording.expected} units)"
+        frame = recording.frame
+    frame = common_seeds(frame)
+    cells, seeds = frame["cell"].nunique(), frame["seed"].nunique()
+    return f"{label}, {cells} cells at the {seeds} seed(s) all of them have", frame
+
+
+def common_seeds(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows of a study frame whose seed every cell has (a partial recording has more
+    seeds for some cells than for others).
+
+    Examples
+    --------
+    >>> f = pd.DataFrame({"cell": ["a", "a", "b"], "seed": [0, 1, 0]})
+    >>> common_seeds(f)["seed"].tolist()
+    [0, 0]
+    """
+    per_cell = frame.groupby("cell")["seed"].agg(lambda s: set(s.unique()))
+    shared = set.intersection(*per_cell) if len(per_cell) else set()
+    return frame[frame["seed"].isin(shared)]
+
+
+def study_text(scores: pd.DataFrame, decision: dict) -> str:
+    """The study's verdict in sentences, every number from ``scores`` and ``decision``.
+
+    Examples
+    --------
+    >>> cols = pd.MultiIndex.from_tuples(
+    ...     [(t, k) for t in _STUDY_TABLES for k in ("matches", "rows", "same flag",
+    ...      "ratio rows")] + [("all", "matches"), ("all", "share"), ("all", "seeds")])
+    >>> s = pd.DataFrame([[1, 9, 1, 2] * 3 + [3, 3 / 27, 10],
+    ...                   [2, 9, 2, 2] * 3 + [6, 6 / 27, 10]], ["chapter", "x"], cols)
+    >>> print(study_text(s, study_decision(s)).splitlines()[0])
+    Best cell: 'x' (6 of 27 rows match over Tables 1, 2-3 and 5; 'chapter': 3).
+    """
+    best, base = decision["best"], decision["baseline"]
+    total = sum(int(scores.loc[best, (t, "rows")]) for t in _STUDY_TABLES)
+    lines = [
+        f"Best cell: {best!r} ({int(scores.loc[best, ('all', 'matches')])} of {total} rows "
+        f"match over Tables 1, 2-3 and 5; {base!r}: "
+        f"{int(scores.loc[base, ('all', 'matches')])}).",
+    ]
+    for t in _STUDY_TABLES:
+        lines.append(
+            f"  {t}: rows matching {int(scores.loc[base, (t, 'matches')])} → "
+            f"{int(scores.loc[best, (t, 'matches')])} of {int(scores.loc[best, (t, 'rows')])}; "
+            f"flags as the paper's {int(scores.loc[base, (t, 'same flag')])} → "
+            f"{int(scores.loc[best, (t, 'same flag')])} of "
+            f"{int(scores.loc[best, (t, 'ratio rows')])}; best cell(s) of this table: "
+            f"{', '.join(decision['best per table'][t])}."
+        )
+    lines.append(
+        "One setting serves all three data sets."
+        if decision["serves all tables"]
+        else "No one setting is best on all three tables: each table's best cell is listed above."
+    )
+    lines.append(
+        f"Adopted as the chapter's default: {best!r} (it does at least as well as {base!r} "
+        "on every table)."
+        if decision["adopt"]
+        else f"Not adopted: {best!r} does worse than {base!r} on at least one table "
+        "(matches or flags), so the chapter keeps its setting."
+        if best != base
+        else f"The chapter's setting {base!r} is already the best cell."
+    )
+    return "\n".join(lines)
+
+
+def robustness_text(robust: pd.DataFrame) -> str:
+    """Which claims hold under ≥ 90 % of the (setting, seed) runs and which do not, as a
+    list (from :func:`robustness_table`).
+
+    Examples
+    --------
+    >>> idx = pd.MultiIndex.from_tuples([("T", "a"), ("T", "b")], names=["source", "claim"])
+    >>> t = pd.DataFrame({"share": [1.0, 0.5], "low": [0.7, 0.2], "high": [1.0, 0.8],
+    ...                   "robust": [True, False]}, index=idx)
+    >>> print(robustness_text(t))
+    Hold under >= 90 % of settings x seeds (1 of 2):
+      T: a (share 1.00, 95 % interval 0.70-1.00)
+    Do not (1 of 2):
+      T: b (share 0.50, 95 % interval 0.20-0.80)
+    """
+    parts = []
+    for flag, title in ((True, "Hold under >= 90 % of settings x seeds"), (False, "Do not")):
+        chosen = robust[robust["robust"] == flag]
+        parts.append(f"{title} ({len(chosen)} of {len(robust)}):")
+        for (source, claim), row in chosen.iterrows():
+            parts.append(
+                f"  {source}: {claim} (share {row['share']:.2f}, 95 % interval "
+                f"{row['low']:.2f}-{row['high']:.2f})"
+            )
+    return "\n".join(parts)

@@ -31,6 +31,7 @@ __all__ = [
     "individual_tables",
     "sd_oracle",
     "sd_seed_study",
+    "study_cost",
     "table_1",
 ]
 
@@ -325,3 +326,44 @@ def dvlog_summary(frame: pd.DataFrame) -> pd.DataFrame:
     for ratio, m in (("F_EAcc", "ACC"), ("F_Epis", "U_e"), ("F_Alea", "U_a")):
         means[ratio] = means[f"{m} F"] / means[f"{m} M"]
     return means
+
+
+# =========================================================================== the study
+def study_cost(recording, *, seeds: int = 10) -> pd.DataFrame:
+    """What the recorded study cost, per cell (units, mean and total wall seconds per unit
+    as measured by ``fairbook record``), and what designs of the same factors would cost at
+    ``seeds`` seeds per cell, priced at the mean unit of the fraction's cells.
+
+    ``recording``: a :class:`~fairbook.recordings.Recording` of the study. Returns an empty
+    frame when nothing is recorded.
+    """
+    if recording.empty:
+        return pd.DataFrame()
+    seconds = pd.DataFrame(
+        [
+            {"cell": p["unit"].rpartition("-s")[0], "seconds": p["seconds"]}
+            for p in recording.provenance
+        ]
+    )
+    per_cell = seconds.groupby("cell", sort=False)["seconds"].agg(["count", "mean", "sum"])
+    per_cell.columns = ["units", "mean s per unit", "total s"]
+    fraction = per_cell.index.str.match(r"f\d\d")
+    unit = float(
+        seconds.loc[seconds["cell"].isin(per_cell.index[fraction]), "seconds"].mean()
+        if fraction.any()
+        else seconds["seconds"].mean()
+    )
+    rows = [
+        {"design": "this recording, complete", "cells x seeds": recording.expected},
+        {"design": "2^(7-3) resolution IV + 3 named cells", "cells x seeds": (16 + 3) * seeds},
+        {"design": "2^7 full factorial + 3 named cells", "cells x seeds": (128 + 3) * seeds},
+    ]
+    projected = pd.DataFrame(rows).set_index("design")
+    projected["hours at the measured mean unit"] = projected["cells x seeds"] * unit / 3600
+    per_cell.loc["all recorded"] = [
+        len(seconds),
+        seconds["seconds"].mean(),
+        seconds["seconds"].sum(),
+    ]
+    per_cell.attrs["projected"] = projected
+    return per_cell

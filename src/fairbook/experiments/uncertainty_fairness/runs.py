@@ -16,9 +16,11 @@ from fairbook.confusion import confusion_counts
 from fairbook.data.synthetic import make_sd, make_truncated_sequences, split_train_test
 from fairbook.metrics import compute, ratio_measures
 from fairbook.papers import seed000
+from fairbook.recordings import Recordable
 from fairbook.uncertainty import (
     BNNClassifier,
     DeepEnsemble,
+    aleatoric_temperature,
     decompose,
     expected_calibration_error,
     reliability_diagram,
@@ -28,7 +30,12 @@ from .settings import GROUP_MEASURES, PAIRS, POINT_RATIOS, UNCERTAINTY_RATIOS, s
 
 __all__ = [
     "FairnessResult",
+    "RECORDINGS",
     "Run",
+    "STUDY_EXTRA_CELLS",
+    "STUDY_FACTORS",
+    "STUDY_GENERATORS",
+    "STUDY_RECORDING",
     "capacity_ablation",
     "dvlog_standin",
     "fairness_result",
@@ -36,11 +43,18 @@ __all__ = [
     "make_estimator",
     "pool_sequences",
     "real_runs",
+    "real_summary",
     "reliability",
     "results_for",
     "results_over",
     "sd_run",
+    "sensitivity_study",
+    "study_cells",
+    "study_config",
+    "study_unit",
+    "study_units",
     "tabular_run",
+    "training_options",
 ]
 
 
@@ -130,6 +144,34 @@ class Run:
         )
 
 
+def training_options(config: dict, stated_epochs: int) -> dict:
+    """The BNN options the paper leaves unstated, from ``config`` (absent keys: the
+    chapter's defaults, which are :class:`~fairbook.uncertainty.BNNClassifier`'s).
+
+    ``rho_init`` (initial posterior spread), ``kl_reduction`` and ``nll_reduction`` (Eq. 22
+    averaged or summed), ``early_stopping`` (10 % held out, or training to the epochs),
+    ``epochs_factor`` (times the stated epochs).
+
+    Examples
+    --------
+    >>> options = training_options({}, 5)
+    >>> options["epochs"], options["rho_init"], options["validation_fraction"]
+    (5, -5.0, 0.1)
+    >>> training_options({"early_stopping": False, "epochs_factor": 4}, 5)["epochs"]
+    20
+    """
+    factor = int(config.get("epochs_factor", 1))
+    if factor < 1:
+        raise ValueError(f"epochs_factor must be an integer >= 1, got {factor!r}")
+    return {
+        "epochs": int(stated_epochs) * factor,
+        "rho_init": float(config.get("rho_init", -5.0)),
+        "kl_reduction": config.get("kl_reduction", "mean"),
+        "nll_reduction": config.get("nll_reduction", "mean"),
+        "validation_fraction": 0.1 if config.get("early_stopping", True) else 0.0,
+    }
+
+
 def _fit_run(name, estimator, data_split, groups, *, T, seed, **model_kwargs) -> Run:
     X_train, X_test, y_train, y_test = data_split
     model_kwargs.setdefault("progress", False)  # the experiment loops show one bar each
@@ -160,9 +202,8 @@ def sd_run(
     (10, 80, 2)
     """
     config = settings() if config is None else config
-    X, y, g = make_sd(
-        k, n_per_cell=seed000.SETTINGS["common"]["n_per_cell"], seed=seed, orientation=orientation
-    )
+    n_per_cell = config.get("sd_n_per_cell", seed000.SETTINGS["common"]["n_per_cell"])
+    X, y, g = make_sd(k, n_per_cell=n_per_cell, seed=seed, orientation=orientation)
     X_tr, X_te, y_tr, y_te, _, g_te = split_train_test(
         X,
         y,
@@ -176,6 +217,8 @@ def sd_run(
         X_tr, X_te = (X_tr - mean) / sd, (X_te - mean) / sd
     name = f"SD{k}" + (" (printed)" if orientation == "printed" else "")
     model_kwargs = dict(seed000.SETTINGS["synthetic"])
+    if estimator == "bnn":
+        model_kwargs.update(training_options(config, model_kwargs["epochs"]))
     if epochs is not None:
         model_kwargs["epochs"] = int(epochs)
     return _fit_run(
@@ -212,7 +255,7 @@ def tabular_run(
     seed: int = 0,
     estimator: str = "bnn",
     hidden_sizes=None,
-    encoding: str = "standard",
+    encoding: str | None = None,
     config: dict | None = None,
     **overrides,
 ) -> Run:
@@ -226,8 +269,9 @@ def tabular_run(
     estimator : {'bnn', 'ensemble'}
     hidden_sizes : tuple, optional
         Default: the paper's ((100,) for COMPAS, () for Adult).
-    encoding : {'standard', 'raw'}
-        Standardise numeric columns or keep them raw.
+    encoding : {'standard', 'raw'}, optional
+        Standardise numeric columns or keep them raw (default: ``config["encoding"]``,
+        else standard).
     config : dict
         From :func:`settings`.
     **overrides
@@ -236,6 +280,9 @@ def tabular_run(
     from fairbook.data.tabular import compas_data
 
     config = settings() if config is None else config
+    encoding = config.get("encoding", "standard") if encoding is None else encoding
+    if encoding not in ("standard", "raw"):
+        raise ValueError(f"encoding must be 'standard' or 'raw', got {encoding!r}")
     if dataset == "compas":
         data = compas_data(
             seed=seed, frame=_compas_frame(), scale="none" if encoding == "raw" else "standard"
@@ -250,6 +297,8 @@ def tabular_run(
     model_kwargs.update(
         lr=config["lr"], mu_init_std=config["mu_init_std"], n_members=config["n_members"]
     )
+    if estimator == "bnn":
+        model_kwargs.update(training_options(config, model_kwargs["epochs"]))
     model_kwargs.update(overrides)
     name = {"compas": "COMPAS", "adult": "Adult"}[dataset] + (" (raw)" if encoding == "raw" else "")
     return _fit_run(
@@ -574,3 +623,241 @@ def dvlog_standin(
 
 def _attributes(dataset: str) -> list:
     return ["G"] if dataset.startswith("SD") else ["race", "sex", "age"]
+
+
+# =========================================================================== the study
+#: The settings seed 000 leaves unstated (or states ambiguously), two levels each:
+#: (low = the chapter's setting, high). ``epochs``: the stated epochs, or
+#: ``study_long_factor`` times them; ``sd_size``: 100 per (group, label) cell (400 rows,
+#: 80 for test) or the paper's 320 rows (64 for test).
+STUDY_FACTORS = {
+    "rho_init": (-5.0, -12.0),
+    "kl_reduction": ("mean", "sum"),
+    "nll_reduction": ("mean", "sum"),
+    "early_stopping": (True, False),
+    "epochs": ("stated", "long"),
+    "scaling": ("scaled", "raw"),
+    "sd_size": ("ours", "paper"),
+}
+
+#: A 2^(7-4) screening design of resolution III (8 cells): the first three factors in
+#: full, the other four as products of them (early_stopping = AB, epochs = AC,
+#: scaling = BC, sd_size = ABC); main effects are clear of each other, not of two-factor
+#: interactions. (The 2^(7-3) of resolution IV, generators ABC, BCD, ACD, has 16 cells;
+#: see the chapter for what it would cost.)
+STUDY_GENERATORS = {
+    "early_stopping": (0, 1),
+    "epochs": (0, 2),
+    "scaling": (1, 2),
+    "sd_size": (0, 1, 2),
+}
+
+#: Cells added to the fraction: the chapter's setting (every factor low), the paper as
+#: written (Eq. 22's summed KL, its 320 SD rows, its N(0, 1) posterior means; early
+#: stopping, as Sec. 5.2 says) and the settings that make a network over-confident (no
+#: early stopping, many epochs, NLL summed over the batch, i.e. a small KL weight, raw
+#: inputs).
+STUDY_EXTRA_CELLS = {
+    "chapter": {},
+    "paper": {"kl_reduction": "sum", "sd_size": "paper", "mu_init_std": 1.0},
+    "overconfident": {
+        "early_stopping": False,
+        "epochs": "long",
+        "nll_reduction": "sum",
+        "scaling": "raw",
+    },
+}
+
+
+def study_cells() -> dict:
+    """Every cell of the study: ``{name: {factor: level, ...}}``.
+
+    ``"f00"`` … ``"f07"`` are the 2^(7-4) fraction's runs (:data:`STUDY_GENERATORS`),
+    then :data:`STUDY_EXTRA_CELLS` (``"chapter"``: every factor low).
+
+    Examples
+    --------
+    >>> cells = study_cells()
+    >>> len(cells), cells["chapter"]["rho_init"], cells["overconfident"]["scaling"]
+    (11, -5.0, 'raw')
+    """
+    from fairbook.stats.sensitivity import fractional_factorial
+
+    base = [f for f in STUDY_FACTORS if f not in STUDY_GENERATORS]
+    names = [*base, *STUDY_GENERATORS]
+    design = fractional_factorial(len(base), STUDY_GENERATORS)
+    cells = {}
+    for i, row in enumerate(design):
+        levels = {f: STUDY_FACTORS[f][int(v > 0)] for f, v in zip(names, row, strict=True)}
+        cells[f"f{i:02d}"] = levels
+    low = {f: levels[0] for f, levels in STUDY_FACTORS.items()}
+    for name, changes in STUDY_EXTRA_CELLS.items():
+        cells[name] = {**low, **changes}
+    return cells
+
+
+def study_config(config: dict, cell) -> dict:
+    """``config`` with one study cell's settings (a name of :func:`study_cells` or a dict).
+
+    Examples
+    --------
+    >>> c = study_config(settings("full"), "overconfident")
+    >>> c["early_stopping"], c["epochs_factor"] == c["study_long_factor"], c["encoding"]
+    (False, True, 'raw')
+    """
+    levels = study_cells()[cell] if isinstance(cell, str) else dict(cell)
+    unknown = set(levels) - set(STUDY_FACTORS) - {"mu_init_std"}
+    if unknown:
+        raise ValueError(f"unknown study factor(s) {sorted(unknown)}")
+    out = dict(config)
+    for factor in ("rho_init", "kl_reduction", "nll_reduction", "early_stopping"):
+        if factor in levels:
+            out[factor] = levels[factor]
+    if "epochs" in levels:
+        out["epochs_factor"] = 1 if levels["epochs"] == "stated" else config["study_long_factor"]
+    if "scaling" in levels:
+        out["standardize"] = levels["scaling"] == "scaled"
+        out["encoding"] = "standard" if levels["scaling"] == "scaled" else "raw"
+    if "sd_size" in levels:
+        n = seed000.SETTINGS["common"]["n_per_cell"]
+        out["sd_n_per_cell"] = n if levels["sd_size"] == "ours" else _PAPER_SD_ROWS // 4
+    if "mu_init_std" in levels:
+        out["mu_init_std"] = levels["mu_init_std"]
+    return out
+
+
+#: Seed 000 Sec. 5.1: "Each synthetic dataset has 320 samples with 20% reserved for testing."
+_PAPER_SD_ROWS = 320
+
+
+def real_summary(run: Run, paper_groups: dict, paper_ratios: dict) -> dict:
+    """What Tables 2–3 or 5 compare, from one run: ``{(measure, group): value}`` for every
+    printed group and ``{(ratio, attribute): value}`` for every printed pair (F_EOdd as
+    ``F_EOdd_y0`` and ``F_EOdd_y1``)."""
+    out = {}
+    for label, printed in paper_groups.items():
+        attribute = _attribute_of(label)
+        column = _group_rows(
+            run.y_test,
+            run.y_pred,
+            run.uncertainty,
+            np.asarray(run.groups[attribute], dtype=object),
+            (label,),
+        )[label]
+        out.update({(m, label): float(column[m]) for m in printed if m != "n"})
+    for attribute, printed in paper_ratios.items():
+        g0, g1 = printed["pair"]
+        ratios = fairness_result(run, attribute, protected=g0, reference=g1).ratios
+        out.update({(m, attribute): float(v) for m, v in ratios.items()})
+    return out
+
+
+def _real_temperature(run: Run, paper_groups: dict) -> float:
+    """The temperature that brings our mean of group aleatoric levels to the paper's."""
+    masks = [
+        np.asarray(run.groups[_attribute_of(label)], dtype=object) == label
+        for label in paper_groups
+    ]
+    target = float(np.mean([printed["U_a"] for printed in paper_groups.values()]))
+    return aleatoric_temperature(run.probs, target, rows=masks)
+
+
+def study_units(config: dict) -> list[str]:
+    """The study's units, ``"<cell>-s<seed>"``, seed by seed (so a partial recording has
+    every cell at its first seeds).
+
+    Examples
+    --------
+    >>> study_units({"study_cells": ("chapter", "paper"), "study_seeds": 2})
+    ['chapter-s00', 'paper-s00', 'chapter-s01', 'paper-s01']
+    """
+    return [
+        f"{cell}-s{seed:02d}"
+        for seed in range(int(config["study_seeds"]))
+        for cell in config["study_cells"]
+    ]
+
+
+def study_unit(unit: str, config: dict) -> pd.DataFrame:
+    """One (cell, seed) of the study: SD1–SD3, COMPAS and Adult trained under the cell's
+    settings, and what Tables 1, 2–3 and 5 compare, as a long table.
+
+    Returns
+    -------
+    DataFrame
+        ``cell, seed, dataset, measure, role, value``: SD rows as
+        :meth:`FairnessResult.flat` (role G0, G1, ratio), COMPAS and Adult rows as
+        :func:`real_summary` (role = group or attribute), and per data set the epochs
+        trained (``measure="epochs trained"``) and, for COMPAS and Adult, the diagnostic
+        temperature that calibrates our aleatoric level to the paper's
+        (``measure="temperature"``).
+    """
+    cell, _, seed_text = unit.rpartition("-s")
+    if cell not in study_cells() or not seed_text.isdigit():
+        raise ValueError(f"unit must be '<cell>-s<seed>' with a cell of study_cells(): {unit!r}")
+    seed = int(seed_text)
+    cfg = study_config(config, cell)
+    rows = []
+    for k in (1, 2, 3):
+        run = sd_run(k, seed=seed, config=cfg)
+        result = fairness_result(run, "G", protected=0, reference=1)
+        rows += [(f"SD{k}", m, role, v) for (m, role), v in result.flat().items()]
+        rows.append((f"SD{k}", "epochs trained", "model", float(run.model.n_epochs_)))
+    tables = (
+        ("compas", "COMPAS", seed000.TABLE_3_GROUPS, seed000.TABLE_3_RATIOS),
+        ("adult", "Adult", seed000.TABLE_5_GROUPS, seed000.TABLE_5_RATIOS),
+    )
+    for dataset, name, groups, ratios in tables:
+        run = tabular_run(dataset, seed=seed, config=cfg)
+        rows += [(name, m, role, v) for (m, role), v in real_summary(run, groups, ratios).items()]
+        rows.append((name, "epochs trained", "model", float(run.model.n_epochs_)))
+        rows.append((name, "temperature", "U_a", _real_temperature(run, groups)))
+    frame = pd.DataFrame(rows, columns=["dataset", "measure", "role", "value"])
+    frame["value"] = frame["value"].astype(float)
+    frame.insert(0, "seed", seed)
+    frame.insert(0, "cell", cell)
+    return frame
+
+
+def sensitivity_study(config: dict, *, cells=None, seeds=None) -> pd.DataFrame:
+    """:func:`study_unit` for every unit (default: ``config``'s ``study_cells`` and
+    ``study_seeds``), in one frame with a ``unit`` column, as a recording loads it."""
+    chosen = {
+        "study_cells": config["study_cells"] if cells is None else tuple(cells),
+        "study_seeds": config["study_seeds"] if seeds is None else int(seeds),
+    }
+    frames = []
+    for unit in tqdm(study_units(chosen), desc="sensitivity study", disable=None):
+        table = study_unit(unit, config)
+        table.insert(0, "unit", unit)
+        frames.append(table)
+    return pd.concat(frames, ignore_index=True)
+
+
+#: The study as a recording: one unit per (cell, seed); ``fairbook record 04 study``.
+STUDY_RECORDING = Recordable(
+    name="study",
+    units=study_units,
+    run=study_unit,
+    depends=(
+        "fairbook.uncertainty.bayes_by_backprop",
+        "fairbook.uncertainty.decomposition",
+        "fairbook.uncertainty.calibration",
+        "fairbook.stats.sensitivity",
+        "fairbook.data.synthetic",
+        "fairbook.data.tabular",
+        "fairbook.data.compas",
+        "fairbook.data.adult",
+        "fairbook.data.designs",
+        "fairbook.labels",
+        "fairbook.confusion",
+        "fairbook.metrics.rates",
+        "fairbook.metrics.group",
+        "fairbook.experiments.uncertainty_fairness.runs",
+    ),
+    parameters=("T", "lr", "mu_init_std", "n_members", "stratify", "study_long_factor"),
+    description="seed 000's unstated settings: a 2^(7-4) design + 3 cells, per (cell, seed)",
+)
+
+#: Everything ``fairbook record 04`` can record, by name.
+RECORDINGS = {STUDY_RECORDING.name: STUDY_RECORDING}

@@ -74,3 +74,18 @@ def test_a_recorded_unit_loads_back_into_the_same_flip_table(tmp_path, tiny_conf
     got = vs.flip_table(frame, config)
     want = vs.flip_table(built, config)
     pd.testing.assert_frame_equal(got.reset_index(drop=True), want, check_dtype=False)
+
+
+def test_the_committed_recording_reproduces_its_cheapest_unit_exactly():
+    """CI's check on the recorded full profile (16 runs, 500 resamples): the cheapest unit
+    (COMPAS, logistic regression) re-run equals the recorded rows bit for bit, and the
+    recording is not stale."""
+    config = vs.settings("full")
+    recording = vs.recorded(config)
+    assert not recording.empty, "no recorded units: run `fairbook record 10 verdicts`"
+    assert not recording.stale, recording.describe()
+    recorded = recording.frame[recording.frame["unit"] == "compas-logistic"].drop(columns="unit")
+    again = vs.VERDICT_RECORDING.run("compas-logistic", config)
+    pd.testing.assert_frame_equal(
+        again.reset_index(drop=True), recorded.reset_index(drop=True), check_exact=True
+    )

@@ -256,7 +256,7 @@ def fig_3_3_over_seeds(recording, *, group: str, min_group_size: int = 0) -> pd.
     Returns
     -------
     DataFrame
-        One row per quantity of :func:`fig_3_3_replication`: the paper's value, ours for each
+        Indexed by the quantities of :func:`fig_3_3_replication`: the paper's value, ours for each
         recorded seed, and their median, minimum and maximum. A stale recording raises: its
         numbers are not today's code's.
 
@@ -280,7 +280,7 @@ def fig_3_3_over_seeds(recording, *, group: str, min_group_size: int = 0) -> pd.
     paper = None
     for unit in units:
         counts = recorded_counts(recording.frame, unit, min_group_size=min_group_size)
-        table = fig_3_3_replication(counts, group=group)
+        table = fig_3_3_replication(counts, group=group).set_index("quantity")
         paper = table["paper"]
         columns[unit] = table["ours"].astype(float)
     ours = pd.DataFrame(columns)

@@ -33,9 +33,10 @@ def test_build_prompts_formats(toy_frame):
 
 
 def test_winobias_units_chunk_the_pairs_in_order_and_refuse_unknown_units():
-    frame = pd.DataFrame({"pair_id": [p for p in range(2 * uc.WINOBIAS_CHUNK_PAIRS + 1)] * 2})
+    from fairbook.experiments.ucerf.runs import WINOBIAS_CHUNK_PAIRS, winobias_recorded_units
+
+    frame = pd.DataFrame({"pair_id": [p for p in range(2 * WINOBIAS_CHUNK_PAIRS + 1)] * 2})
     assert uc.WINOBIAS_RECORDING.units({}) == [f"w{i:02d}" for i in range(16)]
-    from fairbook.experiments.ucerf.runs import winobias_recorded_units
 
     assert winobias_recorded_units({}, frame=frame) == ["w00", "w01", "w02"]
     with pytest.raises(ValueError, match="no WinoBias unit"):

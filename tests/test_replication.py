@@ -208,3 +208,18 @@ def test_low_and_high_come_together():
 )
 def test_passes_reads_every_verdict(verdict_text, expected):
     assert passes(verdict_text) is expected
+
+
+def test_at_recorded_budget_keeps_rows_and_refuses_stale_ones():
+    from fairbook.replication import STALE, at_recorded_budget
+
+    table = replication_table(
+        [Row("a", 0.5, 0.5, note="by hand"), Row("b", 1.0, 2.0, rule=Exact())]
+    )
+    fresh = at_recorded_budget(table, note="3 of 10 seeds recorded", stale=False)
+    assert fresh["verdict"].tolist() == table["verdict"].tolist()
+    assert fresh["note"].tolist() == ["by hand; 3 of 10 seeds recorded", "3 of 10 seeds recorded"]
+    stale = at_recorded_budget(table, note="3 of 10 seeds recorded", stale=True)
+    assert stale["verdict"].tolist() == ["not comparable", "not comparable"]
+    assert all(row.rule is STALE for row in stale.attrs["rows"])
+    assert stale["ours"].tolist() == table["ours"].tolist()  # the numbers stay, for context

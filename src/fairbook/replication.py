@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -52,7 +52,9 @@ __all__ = [
     "NotComparable",
     "Rounding",
     "Row",
+    "STALE",
     "SameSign",
+    "at_recorded_budget",
     "by_budget",
     "passes",
     "replication_table",
@@ -584,3 +586,39 @@ def by_budget(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
             frame[key] = pd.Series(columns.get(key, {}), dtype=float if part == "ours" else object)
     frame.index.name = "quantity"
     return frame
+
+
+#: The rule every row of a stale recording gets: its numbers are shown for context only.
+STALE = NotComparable("STALE recording: the code it depends on changed since it was made")
+
+
+def at_recorded_budget(table: pd.DataFrame, *, note: str, stale: bool) -> pd.DataFrame:
+    """A replication table judged on a recorded run: every row's note says what was
+    recorded (``note``), and a **stale** recording's rows are :data:`STALE` (not comparable),
+    never judged by their own rules.
+
+    Parameters
+    ----------
+    table : DataFrame
+        From :func:`replication_table` (its rows are in ``table.attrs["rows"]``), computed
+        on the recording's numbers.
+    note : str
+        What the recording holds, e.g. ``"7 of 10 seeds recorded"``.
+    stale : bool
+        :attr:`fairbook.recordings.Recording.stale`.
+
+    Examples
+    --------
+    >>> t = replication_table([Row("x", 0.5, 0.5, note="by hand")])
+    >>> at_recorded_budget(t, note="3 seeds", stale=False)["note"].tolist()
+    ['by hand; 3 seeds']
+    >>> at_recorded_budget(t, note="3 seeds", stale=True)["verdict"].tolist()
+    ['not comparable']
+    """
+    rows = []
+    for row in table.attrs["rows"]:
+        changes = {"note": f"{row.note}; {note}" if row.note else note}
+        if stale:
+            changes["rule"] = STALE
+        rows.append(replace(row, **changes))
+    return replication_table(rows)

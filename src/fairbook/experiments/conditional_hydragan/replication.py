@@ -16,8 +16,6 @@ not comparable) and :func:`beside_recorded` (paper | full profile, recorded | th
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pandas as pd
 
@@ -25,10 +23,10 @@ from fairbook.generative.divergence import rowwise_divergences
 from fairbook.papers import seed003
 from fairbook.recordings import Recording, load
 from fairbook.replication import (
-    NotComparable,
     Rounding,
     Row,
     SameSign,
+    at_recorded_budget,
     by_budget,
     replication_table,
 )
@@ -276,18 +274,10 @@ def recorded_replications(recording: Recording) -> dict[str, pd.DataFrame]:
     if not result:
         return {}
     seeds = f"{len(recording.provenance)} of {recording.expected or '?'} seeds recorded"
-    out = {}
-    for name, table in experiment_replications(result).items():
-        rows = []
-        for row in table.attrs["rows"]:
-            note = f"{row.note}; {seeds}" if row.note else seeds
-            if recording.stale:
-                rule = NotComparable("STALE recording: the code it depends on changed since")
-                rows.append(dataclasses.replace(row, rule=rule, note=note))
-            else:
-                rows.append(dataclasses.replace(row, note=note))
-        out[name] = replication_table(rows)
-    return out
+    return {
+        name: at_recorded_budget(table, note=seeds, stale=recording.stale)
+        for name, table in experiment_replications(result).items()
+    }
 
 
 def beside_recorded(

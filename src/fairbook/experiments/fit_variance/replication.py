@@ -24,8 +24,6 @@ not comparable) and :func:`beside_recorded` (paper | full profile, recorded | th
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pandas as pd
 
@@ -37,6 +35,7 @@ from fairbook.replication import (
     Rounding,
     Row,
     SameSign,
+    at_recorded_budget,
     by_budget,
     replication_table,
 )
@@ -404,18 +403,6 @@ def study_recording(config: dict, *, root=None) -> Recording:
     return load("06_fit_variance", STUDY_RECORDING, settings=config, root=root)
 
 
-def _recorded(table: pd.DataFrame, recording: Recording, units: str) -> pd.DataFrame:
-    rows = []
-    for row in table.attrs["rows"]:
-        note = f"{row.note}; {units}" if row.note else units
-        if recording.stale:
-            rule = NotComparable("STALE recording: the code it depends on changed since")
-            rows.append(dataclasses.replace(row, rule=rule, note=note))
-        else:
-            rows.append(dataclasses.replace(row, note=note))
-    return replication_table(rows)
-
-
 def recorded_replications(recording: Recording, config: dict) -> dict[str, pd.DataFrame]:
     """:func:`study_replications` on the recorded study, each note saying how many of the
     profile's runs were recorded. Only configurations (task x technique x run setting) whose
@@ -444,7 +431,7 @@ def recorded_replications(recording: Recording, config: dict) -> dict[str, pd.Da
             table = make(study)
         except (ValueError, KeyError):  # a table whose runs are not all recorded yet
             continue
-        out[name] = _recorded(table, recording, units)
+        out[name] = at_recorded_budget(table, note=units, stale=recording.stale)
     return out
 
 

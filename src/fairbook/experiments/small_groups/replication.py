@@ -35,7 +35,6 @@ which ledger source each one appears.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
 import numpy as np
@@ -47,7 +46,15 @@ from fairbook.confusion import CELLS
 from fairbook.metrics import compute
 from fairbook.papers import seed003
 from fairbook.recordings import Recording, load
-from fairbook.replication import Bound, Exact, NotComparable, Rounding, Row, replication_table
+from fairbook.replication import (
+    Bound,
+    Exact,
+    NotComparable,
+    Rounding,
+    Row,
+    at_recorded_budget,
+    replication_table,
+)
 from fairbook.stats import combinatorics, match
 
 from ._common import _counts, _sizes, _wide
@@ -968,22 +975,7 @@ def figs_4_4_to_4_6_recorded_replication(recording: Recording) -> pd.DataFrame:
     table.attrs["n_draws"] = int(recording.provenance[0]["parameters"]["cps_draws"])
     judged = figs_4_4_to_4_6_replication(table)
     sizes = f"{len(recording.provenance)} of {recording.expected or '?'} sizes recorded"
-    rows = []
-    for row in judged.attrs["rows"]:
-        note = f"{row.note}; {sizes}"
-        if recording.stale:
-            rows.append(
-                dataclasses.replace(
-                    row,
-                    rule=NotComparable(
-                        "STALE recording: the code it depends on changed since it was made"
-                    ),
-                    note=note,
-                )
-            )
-        else:
-            rows.append(dataclasses.replace(row, note=note))
-    return replication_table(rows)
+    return at_recorded_budget(judged, note=sizes, stale=recording.stale)
 
 
 # ------------------------------------------------------------------------ The chapter's verdicts

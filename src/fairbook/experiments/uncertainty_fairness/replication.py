@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pandas as pd
 
@@ -15,6 +13,7 @@ from fairbook.replication import (
     Interval,
     NotComparable,
     Row,
+    at_recorded_budget,
     passes,
     replication_table,
 )
@@ -740,18 +739,11 @@ def recorded_replication(recording: Recording, *, cell: str = "chapter") -> dict
         return {t: replication_table([]) for t in _STUDY_TABLES}
     tables = study_tables(recording.frame, cell)
     seeds = recording.frame.loc[recording.frame["cell"] == cell, "seed"].nunique()
-    out = {}
-    for title, table in tables.items():
-        rows = []
-        for row in table.attrs["rows"]:
-            note = f"{row.note}; recorded cell {cell!r}, {seeds} seeds".lstrip("; ")
-            if recording.stale:
-                rule = NotComparable("STALE recording: the code it depends on changed since")
-                rows.append(dataclasses.replace(row, rule=rule, note=note))
-            else:
-                rows.append(dataclasses.replace(row, note=note))
-        out[title] = replication_table(rows)
-    return out
+    note = f"recorded cell {cell!r}, {seeds} seeds"
+    return {
+        title: at_recorded_budget(table, note=note, stale=recording.stale)
+        for title, table in tables.items()
+    }
 
 
 def study_source(recording: Recording, fast: pd.DataFrame) -> tuple[str, pd.DataFrame]:

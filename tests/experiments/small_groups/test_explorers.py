@@ -142,3 +142,52 @@ def test_smoothing_chart_binds_and_uses_every_parameter():
     assert vega_chart(spec, title="t").spec is spec
     with pytest.raises(ValueError, match="evenly spaced"):
         sg.smoothing_chart(_grid(lams=[0, 5, 20]))
+
+
+# ---------------------------------------------------------------- the static space explorer
+def test_space_grid_agrees_with_the_theorems_and_the_enumeration():
+    from math import comb
+
+    import numpy as np
+
+    from fairbook.metrics import compute
+    from fairbook.stats import combinatorics
+
+    grid = sg.space_grid(metrics=["TPR", "MCC", "ACC"], n_max=6, points=5)
+    facts = grid.facts.set_index(["metric", "n"])
+    for n in range(1, 7):
+        assert grid.counts.query("n == @n")["count"].sum() == comb(n + 3, 3)  # Σ_x C(x; n)
+        assert facts.loc[("TPR", n), "matrices"] == comb(n + 3, 3)  # Theorem 4.1
+        assert facts.loc[("TPR", n), "holes"] == n + 1  # TP + FN = 0: FP + TN = n
+        assert facts.loc[("ACC", n), "holes"] == 0
+        values = np.asarray(compute("MCC", combinatorics.enumerate_confusion_matrices(n)))
+        defined = values[~np.isnan(values)]
+        assert facts.loc[("MCC", n), "holes"] == np.isnan(values).sum()
+        curve = grid.cdf.query("metric == 'MCC' and n == @n")
+        if not defined.size:  # MCC is undefined on all of M(1)
+            assert curve.empty and facts.loc[("MCC", n), "distinct"] == 0
+            continue
+        assert curve.value.iloc[0] == pytest.approx(defined.min(), abs=1e-5)
+        assert curve.value.iloc[-1] == pytest.approx(defined.max(), abs=1e-5)
+        assert curve.value.is_monotonic_increasing
+        shares = curve.share.to_numpy()
+        for q, v in zip(shares[1:-1], curve.value.to_numpy()[1:-1], strict=True):
+            below = (defined < v - 6e-6).mean()  # v (rounded to 5 decimals) is the value at share q
+            assert below <= q <= (defined <= v + 6e-6).mean()
+
+
+def test_space_chart_binds_and_uses_every_parameter_and_rejects_bad_input():
+    import json
+
+    spec = sg.space_chart(sg.space_grid(metrics=["ACC", "PT"], n_max=4)).to_dict()
+    params = {p["name"]: p for p in spec["params"]}
+    assert set(params) == {"metric", "n"}
+    assert params["n"]["bind"]["input"] == "range"
+    assert (params["n"]["bind"]["min"], params["n"]["bind"]["max"]) == (1, 4)
+    text = json.dumps(spec, allow_nan=False)
+    for name in params:
+        assert f"== {name}" in text, name
+    with pytest.raises(ValueError, match="n_max"):
+        sg.space_grid(n_max=0)
+    with pytest.raises(ValueError, match="unknown metric"):
+        sg.space_grid(metrics=["NOPE"])

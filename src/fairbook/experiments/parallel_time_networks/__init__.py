@@ -5,11 +5,15 @@
 * :mod:`.results` - tables from the runs;
 * :mod:`.replication` - Table 5.2 (chaos) beside ours;
 * :mod:`.figures` - figures;
-* :mod:`.explorers` - the widget.
+* :mod:`.explorers` - the fan explorers (a widget, and a static chart).
 """
 
 from .explorers import (
+    FAN_BANDS,
+    FanGrid,
+    fan_chart_static,
     fan_explorer,
+    fan_grid,
 )
 from .figures import (
     attractor_plot,
@@ -65,6 +69,8 @@ from .settings import (
 __all__ = [
     "COST_RECORDING",
     "DEPARTURES",
+    "FAN_BANDS",
+    "FanGrid",
     "PAPER_SOURCES",
     "PROFILES",
     "PTN_RECORDING",
@@ -81,7 +87,9 @@ __all__ = [
     "cost_table",
     "crps_check",
     "fan_chart",
+    "fan_chart_static",
     "fan_explorer",
+    "fan_grid",
     "interesting_forecasts",
     "make_data",
     "nvar_error_table",

@@ -28,13 +28,16 @@ small_groups as sg; sg.match_table(...)``).
 
 from .explorers import (
     SmoothingGrid,
+    SpaceGrid,
     monte_carlo_pvalue,
     sampling_distribution,
     sampling_summary,
     smoothing_chart,
     smoothing_explorer,
     smoothing_grid,
+    space_chart,
     space_explorer,
+    space_grid,
 )
 from .figures import (
     plot_approximation_errors,
@@ -111,6 +114,7 @@ __all__ = [
     "PROPUBLICA_SOURCE",
     "RECORDINGS",
     "SmoothingGrid",
+    "SpaceGrid",
     "approximation_errors",
     "chapter_verdicts",
     "compas_definition_counts",
@@ -162,7 +166,9 @@ __all__ = [
     "smoothing_explorer",
     "smoothing_grid",
     "space_cdfs",
+    "space_chart",
     "space_explorer",
+    "space_grid",
     "space_moments",
     "space_table",
     "theorem_4_3_replication",

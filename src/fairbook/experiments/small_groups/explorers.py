@@ -6,11 +6,12 @@
 :func:`sampling_summary` and :func:`monte_carlo_pvalue`. Both are ipywidgets: they compute
 live in JupyterLab, and the HTML book shows the snapshot taken when the page was built.
 
-The chapter's main explorer also works in the static page: :func:`smoothing_grid`
-precomputes the sampling distribution of the raw and the CPS-smoothed score over a small
-grid of metric × group size ``n`` × prior strength λ, and :func:`smoothing_chart` draws it
-as a Vega-Lite chart whose dropdown, radio buttons and slider the browser redraws without
-a kernel (:func:`fairbook.charts.vega_chart`).
+Both explorers also work in the static page, over a precomputed grid drawn as a
+Vega-Lite chart whose controls the browser redraws without a kernel
+(:func:`fairbook.charts.vega_chart`): :func:`space_grid` and :func:`space_chart` hold every
+metric's CDF over M(n) and ``C(x; n)`` for ``n`` up to a small maximum, and
+:func:`smoothing_grid` and :func:`smoothing_chart` the sampling distribution of the raw and
+the CPS-smoothed score over metric × group size ``n`` × prior strength λ.
 """
 
 from __future__ import annotations
@@ -30,13 +31,16 @@ from .runs import match_pvalues
 
 __all__ = [
     "SmoothingGrid",
+    "SpaceGrid",
     "monte_carlo_pvalue",
     "sampling_distribution",
     "sampling_summary",
     "smoothing_chart",
     "smoothing_explorer",
     "smoothing_grid",
+    "space_chart",
     "space_explorer",
+    "space_grid",
 ]
 
 
@@ -265,6 +269,169 @@ def _smoothing_view(
     )
     return facts.to_html(float_format=lambda v: f"{v:.4f}", na_rep="undefined (NaN)") + figure_html(
         fig
+    )
+
+
+class SpaceGrid(NamedTuple):
+    """The precomputed grid of :func:`space_grid`.
+
+    ``counts``: ``n, x, count`` — ``C(x; n)`` (Theorem 4.2). ``cdf``: ``metric, n, share,
+    value`` — the metric's value at evenly spaced shares of the defined matrices of M(n)
+    (its quantile function, drawn as the CDF). ``facts``: one row per ``metric, n`` with
+    ``matrices`` (N(n), checked against the enumeration), ``holes``, ``distinct`` and
+    ``label`` (the line the chart prints).
+    """
+
+    counts: pd.DataFrame
+    cdf: pd.DataFrame
+    facts: pd.DataFrame
+
+
+def space_grid(*, metrics=METRICS, n_max: int = 20, points: int = 41) -> SpaceGrid:
+    """Every metric's distribution over the space M(n) of confusion matrices, for
+    ``n = 1 … n_max``: the static counterpart of :func:`space_explorer`.
+
+    Parameters
+    ----------
+    metrics : iterable of str, default all of :data:`fairbook.metrics.METRICS`
+    n_max : int, default 20
+        The largest sample size (M(n) has ``C(n + 3, 3)`` matrices; all are enumerated).
+    points : int, default 41
+        How many evenly spaced shares (0 … 1) of the CDF are kept per metric and ``n``.
+
+    Returns
+    -------
+    SpaceGrid
+        No NaN: a metric undefined on all of M(n) has no CDF rows and ``distinct`` 0.
+
+    Examples
+    --------
+    >>> grid = space_grid(metrics=["TPR"], n_max=2, points=3)
+    >>> grid.facts[["n", "matrices", "holes"]].values.tolist()  # TP + FN = 0 is a hole
+    [[1, 4, 2], [2, 10, 3]]
+    >>> grid.counts.query("n == 2")["count"].tolist()  # C(x; 2) for x = 0, 1, 2
+    [6, 3, 1]
+    """
+    if int(n_max) < 1 or int(points) < 2:
+        raise ValueError(f"n_max must be >= 1 and points >= 2, got {n_max!r}, {points!r}")
+    keys = [_metric(m) for m in metrics]
+    if not keys:
+        raise ValueError("metrics must not be empty")
+    shares = np.linspace(0.0, 1.0, int(points))
+    counts, cdf, facts = [], [], []
+    for n in range(1, int(n_max) + 1):
+        x = np.arange(n + 1)
+        counts.extend(
+            {"n": n, "x": int(v), "count": int(c)}
+            for v, c in zip(x, combinatorics.cell_value_count(x, n), strict=True)
+        )
+        cms = combinatorics.enumerate_confusion_matrices(n)
+        for key in keys:
+            values = np.asarray(compute(key, cms), dtype=np.float64)
+            defined = np.sort(values[~np.isnan(values)])
+            holes = int(values.size - defined.size)
+            distinct = int(np.unique(np.round(defined, 12)).size)
+            if defined.size:
+                # the value below which a share q of the defined matrices lies (inverted CDF)
+                index = np.minimum((shares * defined.size).astype(int), defined.size - 1)
+                cdf.extend(
+                    {"metric": key, "n": n, "share": float(q), "value": round(float(v), 5)}
+                    for q, v in zip(shares, defined[index], strict=True)
+                )
+            facts.append(
+                {
+                    "metric": key,
+                    "n": n,
+                    "matrices": int(values.size),
+                    "holes": holes,
+                    "distinct": distinct,
+                    "label": (
+                        f"{key} over M({n}): N({n}) = {values.size} matrices; holes (undefined): "
+                        f"{holes} ({holes / values.size:.0%}); distinct values: {distinct}"
+                    ),
+                }
+            )
+    return SpaceGrid(pd.DataFrame(counts), pd.DataFrame(cdf), pd.DataFrame(facts))
+
+
+def space_chart(grid: SpaceGrid, *, metric: str | None = None, n: int | None = None):
+    """The static space explorer: a Vega-Lite chart of a :func:`space_grid`.
+
+    Two controls: the metric (a dropdown) and ``n`` (a slider). Left: ``C(x; n)``, how many
+    matrices of M(n) hold the value ``x`` in one cell. Right: the metric's CDF over the
+    defined matrices of M(n). Above: N(n), the holes and the distinct values.
+
+    Parameters
+    ----------
+    grid : SpaceGrid
+    metric, n : optional
+        The initial values (default: the first metric, ``n`` = 10 or the largest).
+
+    Returns
+    -------
+    altair.VConcatChart
+
+    Examples
+    --------
+    >>> spec = space_chart(space_grid(metrics=["ACC", "MCC"], n_max=3)).to_dict()
+    >>> sorted(p["name"] for p in spec["params"])
+    ['metric', 'n']
+    """
+    import altair as alt
+
+    metrics = list(dict.fromkeys(grid.facts["metric"]))
+    sizes = sorted(set(grid.facts["n"]))
+    p_metric = alt.param(
+        name="metric",
+        value=metric or metrics[0],
+        bind=alt.binding_select(options=metrics, name="metric "),
+    )
+    p_n = alt.param(
+        name="n",
+        value=int(n if n is not None else min(10, sizes[-1])),
+        bind=alt.binding_range(min=sizes[0], max=sizes[-1], step=1, name="sample size n "),
+    )
+    bars = (
+        alt.Chart(grid.counts)
+        .transform_filter(alt.datum.n == p_n)
+        .mark_bar(color="#1f77b4")
+        .encode(
+            x=alt.X("x:O", title="value x of one cell"),
+            y=alt.Y("count:Q", title="C(x; n)"),
+            tooltip=["x:O", "count:Q"],
+        )
+        .properties(width=250, height=200)
+    )
+    # one row per metric and n holding its curve as two lists (Altair embeds at most 5,000
+    # rows); the chart unfolds the chosen row
+    curves = (
+        grid.cdf.groupby(["metric", "n"], sort=False)
+        .agg(value=("value", list), share=("share", list))
+        .reset_index()
+    )
+    curve = (
+        alt.Chart(curves)
+        .transform_filter((alt.datum.metric == p_metric) & (alt.datum.n == p_n))
+        .transform_flatten(["value", "share"])
+        .mark_line(interpolate="step-after", point=True, color="#d62728")
+        .encode(
+            x=alt.X("value:Q", title="metric value", scale=alt.Scale(zero=False)),
+            y=alt.Y("share:Q", title="share of defined matrices of M(n)"),
+            tooltip=[alt.Tooltip("value:Q", format=".4f"), alt.Tooltip("share:Q", format=".2f")],
+        )
+        .properties(width=250, height=200)
+    )
+    text = (
+        alt.Chart(grid.facts)
+        .transform_filter((alt.datum.metric == p_metric) & (alt.datum.n == p_n))
+        .mark_text(align="left", fontSize=11)
+        .encode(x=alt.value(0), text="label:N")
+        .properties(width=520, height=20)
+    )
+    return (
+        alt.vconcat(text, alt.hconcat(bars, curve))
+        .add_params(p_metric, p_n)
+        .configure_view(strokeWidth=0)
     )
 
 

@@ -8,11 +8,14 @@ epistemic / aleatoric split; uncertainty-based group and individual fairness; Ta
 * :mod:`.results` - tables from the runs;
 * :mod:`.replication` - the paper's tables beside ours;
 * :mod:`.figures` - figures;
-* :mod:`.explorers` - the widget.
+* :mod:`.explorers` - the explorers (a widget, and a static chart).
 """
 
 from .explorers import (
+    UncertaintyGrid,
     explorer,
+    uncertainty_chart,
+    uncertainty_grid,
 )
 from .figures import (
     plot_ablation,
@@ -120,6 +123,7 @@ __all__ = [
     "STUDY_GENERATORS",
     "STUDY_RECORDING",
     "UNCERTAINTY_RATIOS",
+    "UncertaintyGrid",
     "ablation_table",
     "adult_replication",
     "capacity_ablation",
@@ -184,5 +188,7 @@ __all__ = [
     "table_7_replication",
     "tabular_run",
     "training_options",
+    "uncertainty_chart",
+    "uncertainty_grid",
     "verdict_summary",
 ]

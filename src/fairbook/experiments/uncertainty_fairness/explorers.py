@@ -1,4 +1,11 @@
-"""Chapter 04 (seed 000): the chapter's widget.
+"""Chapter 04 (seed 000): the chapter's explorers.
+
+:func:`explorer` is an ipywidgets explorer: in JupyterLab it trains what is missing and
+recomputes live; the HTML book shows the snapshot taken when the page was built.
+:func:`uncertainty_grid` precomputes the same views over the chapter's fitted runs (every
+data set, attribute, estimator and a few values of ``T``) and :func:`uncertainty_chart`
+draws them as a Vega-Lite chart whose controls the browser redraws without a kernel
+(:func:`fairbook.charts.vega_chart`).
 
 Examples
 --------
@@ -9,12 +16,23 @@ Examples
 
 from __future__ import annotations
 
+import math
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from fairbook.papers import seed000
+
 from .figures import plot_uncertainty_distributions
 from .results import format_tables
-from .runs import _attributes, fairness_result, sd_run, tabular_run
+from .runs import _attributes, _flag, fairness_result, sd_run, tabular_run
 from .settings import _DATASETS, _PAIRS, settings
 
-__all__ = ["explorer"]
+__all__ = ["UncertaintyGrid", "explorer", "uncertainty_chart", "uncertainty_grid"]
+
+#: The quantiles of each group's uncertainty that the static explorer's boxes draw.
+_BOX = {"q05": 0.05, "q25": 0.25, "q50": 0.5, "q75": 0.75, "q95": 0.95}
 
 
 def _train_for_explorer(dataset, estimator, hidden, config):
@@ -99,3 +117,195 @@ def explorer(runs=None, *, config: dict | None = None, initial=("COMPAS", "race"
             widgets.HBox([table, plots]),
         ]
     )
+
+
+class UncertaintyGrid(NamedTuple):
+    """The precomputed views of :func:`uncertainty_grid`.
+
+    ``ratios``: ``view, estimator, T, measure, value, flag`` — seed 000's ratio measures
+    (protected over reference; ``value`` None where undefined). ``spread``: ``view,
+    estimator, T, group, kind, n, q05 … q95`` — the quantiles of each group's aleatoric
+    (``U_a``) and epistemic (``U_e``) uncertainty, floored at 1e-12 for the log scale.
+    ``view`` is "data set · attribute" (e.g. "COMPAS · race").
+    """
+
+    ratios: pd.DataFrame
+    spread: pd.DataFrame
+
+
+def uncertainty_grid(runs, *, T_values=(2, 5, 10, 20, 50)) -> UncertaintyGrid:
+    """Seed 000's ratios and the per-group uncertainty of fitted runs, for every attribute
+    and each ``T`` in ``T_values``: the static counterpart of :func:`explorer`.
+
+    Parameters
+    ----------
+    runs : iterable of Run
+        Fitted runs; of several with the same data set and estimator (seeds), the first.
+    T_values : iterable of int
+        Monte Carlo samples per prediction (:meth:`Run.with_T`: the BNN draws ``T`` new
+        weight samples from a seed derived from its own, so the grid is reproducible; a
+        deep ensemble takes its first ``min(T, members)`` members).
+
+    Returns
+    -------
+    UncertaintyGrid
+
+    Examples
+    --------
+    >>> grid = uncertainty_grid([sd_run(1, seed=0)], T_values=[2, 10])
+    >>> sorted(set(grid.ratios["T"])), grid.ratios["view"].iloc[0]
+    ([2, 10], 'SD1 · G')
+    """
+    T_values = [int(t) for t in T_values]
+    if not T_values or min(T_values) < 1:
+        raise ValueError(f"T_values must be a non-empty list of T >= 1, got {T_values!r}")
+    first = {}
+    for run in runs:
+        first.setdefault((run.name, run.estimator), run)
+    if not first:
+        raise ValueError("runs is empty")
+    ratios, spread = [], []
+    for (name, estimator), run in first.items():
+        for T in T_values:
+            sampled = run.with_T(T)
+            for attribute in _attributes(name):
+                protected, reference = _PAIRS[attribute]
+                view = f"{name} · {attribute}"
+                result = fairness_result(
+                    sampled, attribute, protected=protected, reference=reference
+                )
+                for measure, value in result.ratios.items():
+                    finite = math.isfinite(value)
+                    ratios.append(
+                        {
+                            "view": view,
+                            "estimator": estimator,
+                            "T": T,
+                            "measure": measure,
+                            "value": round(float(value), 5) if finite else None,
+                            "flag": _flag(value),
+                        }
+                    )
+                groups = np.asarray(sampled.groups[attribute], dtype=object)
+                for label in (protected, reference):
+                    keep = groups == label
+                    for kind in ("U_a", "U_e"):
+                        values = np.asarray(sampled.uncertainty[kind])[keep]
+                        row = {
+                            "view": view,
+                            "estimator": estimator,
+                            "T": T,
+                            "group": str(label),
+                            "kind": kind,
+                            "n": int(keep.sum()),
+                        }
+                        # floored at 1e-12 for the log scale, as the chapter's figure does
+                        row.update(
+                            {
+                                key: max(float(np.quantile(values, q)), 1e-12)
+                                if values.size
+                                else None
+                                for key, q in _BOX.items()
+                            }
+                        )
+                        spread.append(row)
+    return UncertaintyGrid(pd.DataFrame(ratios), pd.DataFrame(spread))
+
+
+def uncertainty_chart(
+    grid: UncertaintyGrid, *, view: str | None = None, estimator: str | None = None, T=None
+):
+    """The static explorer of chapter 04: a Vega-Lite chart of an :func:`uncertainty_grid`.
+
+    Three controls: the view (data set and attribute, a dropdown), the estimator (radio
+    buttons) and ``T`` (radio buttons). Left: every ratio measure of seed 000, on a log
+    scale, the band ``|F − 1| ≤`` :data:`fairbook.papers.seed000.FLAG_THRESHOLD` shaded
+    (inside it a measure is flagged fair). Right: boxes of each group's aleatoric and
+    epistemic uncertainty (5, 25, 50, 75 and 95 % quantiles; log scale, floored at
+    1e-12).
+
+    Parameters
+    ----------
+    grid : UncertaintyGrid
+    view, estimator, T : optional
+        The initial values (default: COMPAS · race where present, else the first; the first
+        estimator; ``T`` = 10 where present).
+
+    Returns
+    -------
+    altair.HConcatChart
+
+    Examples
+    --------
+    >>> spec = uncertainty_chart(uncertainty_grid([sd_run(1, seed=0)], T_values=[2, 10]))
+    >>> sorted(p["name"] for p in spec.to_dict()["params"])
+    ['T', 'estimator', 'view']
+    """
+    import altair as alt
+
+    views = list(dict.fromkeys(grid.ratios["view"]))
+    estimators = list(dict.fromkeys(grid.ratios["estimator"]))
+    T_values = sorted({int(t) for t in grid.ratios["T"]})
+    p_view = alt.param(
+        name="view",
+        value=view or ("COMPAS · race" if "COMPAS · race" in views else views[0]),
+        bind=alt.binding_select(options=views, name="data · attribute "),
+    )
+    p_estimator = alt.param(
+        name="estimator",
+        value=estimator or estimators[0],
+        bind=alt.binding_radio(options=estimators, name="estimator "),
+    )
+    p_T = alt.param(
+        name="T",
+        value=int(T if T is not None else (10 if 10 in T_values else T_values[0])),
+        bind=alt.binding_radio(options=T_values, name="T "),
+    )
+    chosen = (
+        (alt.datum.view == p_view) & (alt.datum.estimator == p_estimator) & (alt.datum.T == p_T)
+    )
+    low, high = 1 - seed000.FLAG_THRESHOLD, 1 + seed000.FLAG_THRESHOLD
+    band = (
+        alt.Chart(pd.DataFrame({"low": [low], "high": [high]}))
+        .mark_rect(color="#dddddd")
+        .encode(x="low:Q", x2="high:Q")
+    )
+    colours = alt.Scale(
+        domain=["fair", "unfair", "undefined"], range=["#2166ac", "#b2182b", "grey"]
+    )
+    bars = (
+        alt.Chart(grid.ratios)
+        .transform_filter(chosen)
+        .transform_filter("isValid(datum.value) && datum.value > 0")
+        .mark_point(filled=True, size=90)
+        .encode(
+            x=alt.X(
+                "value:Q", title="ratio F (protected / reference)", scale=alt.Scale(type="log")
+            ),
+            y=alt.Y("measure:N", title=None, sort=list(dict.fromkeys(grid.ratios["measure"]))),
+            color=alt.Color("flag:N", scale=colours, title="flag", legend=alt.Legend(orient="top")),
+            tooltip=["measure:N", alt.Tooltip("value:Q", format=".3f"), "flag:N"],
+        )
+    )
+    left = (band + bars).properties(width=260, height=260)
+
+    def box_panel(kind, title):
+        boxes = alt.Chart(grid.spread).transform_filter(chosen & (alt.datum.kind == kind))
+        whiskers = boxes.mark_rule().encode(
+            x=alt.X("group:N", title=None),
+            y=alt.Y("q05:Q", title=f"{title} (5–95 %, quartiles)", scale=alt.Scale(type="log")),
+            y2="q95:Q",
+        )
+        # one colour: a colour scale here would be shared with the left panel's flags
+        box = boxes.mark_rule(strokeWidth=20, opacity=0.6, color="#4c72b0").encode(
+            x="group:N", y="q25:Q", y2="q75:Q"
+        )
+        middle = boxes.mark_tick(color="black", size=22, thickness=2).encode(
+            x="group:N",
+            y="q50:Q",
+            tooltip=["group:N", "n:Q", *(alt.Tooltip(f"{key}:Q", format=".4g") for key in _BOX)],
+        )
+        return alt.layer(whiskers, box, middle).properties(width=110, height=260)
+
+    right = alt.hconcat(box_panel("U_a", "aleatoric U_a"), box_panel("U_e", "epistemic U_e"))
+    return alt.hconcat(left, right).add_params(p_view, p_estimator, p_T)

@@ -53,3 +53,39 @@ def test_the_static_chart_binds_every_control_and_filters_on_it(synthetic_study)
     for name in params:  # each control is read by a filter
         assert f"== {name}" in text or f"< {name}" in text
     assert "<script" in vega_chart(spec).to_html()
+
+
+# ---------------------------------------------------------------- the static Table 3 editor
+def test_table_3_grid_agrees_with_table_3_for_every_move():
+    from fairbook.papers import seed004
+
+    grid = fv.table_3_grid(max_moved=12)
+    assert grid.groupby("row").k.nunique().eq(25).all()  # every k for every row
+    for (group, true), (first, second) in seed004.TABLE_3_COUNTS.items():
+        for k in (-12, -7, 0, 5, 12):
+            moved = min(max(k, -first), second)
+            edited = dict(seed004.TABLE_3_COUNTS)
+            edited[(group, true)] = (first + moved, second - moved)
+            expected = fv.table_3(edited)
+            cells = grid[(grid.row == f"{group}, true {true}") & (grid.k == k)].set_index("class")
+            for name, values in expected.iterrows():
+                for metric, value in values.items():
+                    assert cells.loc[name, metric] == pytest.approx(value, abs=1e-4)
+    # Female, true Cook holds 10 predicted Sport: moving 12 away moves 10
+    text = grid[(grid.row == "Female, true Cook") & (grid.k == -12)]["counts"].iloc[0]
+    assert text.endswith("(only 10 can move this way)")
+
+
+def test_table_3_chart_binds_every_parameter_and_bad_input_is_refused():
+    import json
+
+    spec = fv.table_3_chart(fv.table_3_grid(max_moved=5)).to_dict()
+    params = {p["name"]: p for p in spec["params"]}
+    assert set(params) == {"row", "k"}
+    assert (params["k"]["bind"]["min"], params["k"]["bind"]["max"]) == (-5, 5)
+    text = json.dumps(spec, allow_nan=False)
+    assert "== row" in text and "== k" in text
+    with pytest.raises(ValueError, match="two labels"):
+        fv.table_3_grid({("a", "x"): (1, 2, 3), ("a", "y"): (1, 2, 3)})
+    with pytest.raises(ValueError, match="max_moved"):
+        fv.table_3_grid(max_moved=0)

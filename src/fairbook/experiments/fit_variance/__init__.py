@@ -19,7 +19,9 @@ from .explorers import (
     conclusion_chart,
     conclusion_explorer,
     conclusion_grid,
+    table_3_chart,
     table_3_editor,
+    table_3_grid,
 )
 from .figures import (
     box_grid,
@@ -135,7 +137,9 @@ __all__ = [
     "survey_reporting_plot",
     "table_2",
     "table_3",
+    "table_3_chart",
     "table_3_editor",
+    "table_3_grid",
     "table_3_labels",
     "table_3_replication",
     "table_4_replication",

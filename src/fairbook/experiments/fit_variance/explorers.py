@@ -6,9 +6,11 @@
   conclude.
 
 Both need a kernel (ipywidgets); the static page shows them without interaction. For the
-static page, :func:`conclusion_grid` precomputes every cell of the conclusion explorer and
-:func:`conclusion_chart` draws it as a Vega-Lite chart whose controls respond without a kernel
-(shown through :func:`fairbook.charts.vega_chart`).
+static page, :func:`table_3_grid` precomputes the metrics for every move of predictions
+within one row of Table 3 and :func:`table_3_chart` draws them, and :func:`conclusion_grid`
+precomputes every cell of the conclusion explorer and :func:`conclusion_chart` draws it: both
+are Vega-Lite charts whose controls respond without a kernel (shown through
+:func:`fairbook.charts.vega_chart`).
 """
 
 from __future__ import annotations
@@ -25,7 +27,14 @@ from ._common import _runs_matrix, _techniques
 from .results import table_3
 from .settings import METRICS, SETTINGS_FIT
 
-__all__ = ["conclusion_chart", "conclusion_explorer", "conclusion_grid", "table_3_editor"]
+__all__ = [
+    "conclusion_chart",
+    "conclusion_explorer",
+    "conclusion_grid",
+    "table_3_chart",
+    "table_3_editor",
+    "table_3_grid",
+]
 
 
 def table_3_editor(counts=None):
@@ -79,6 +88,144 @@ def table_3_editor(counts=None):
         box.observe(refresh, names="value")
     refresh()
     return widgets.VBox([*rows, output])
+
+
+def table_3_grid(counts=None, *, max_moved: int = 50) -> pd.DataFrame:
+    """Seed 004's seven metrics (%) of Table 3 after moving ``k`` people of one row
+    (group, true label) from one predicted label to the other: the static counterpart of
+    :func:`table_3_editor`, for a Table 3 with two labels.
+
+    Parameters
+    ----------
+    counts : dict, optional
+        ``{(group, true label): (predicted first label, predicted second label)}``;
+        default :data:`fairbook.papers.seed004.TABLE_3_COUNTS`.
+    max_moved : int, default 50
+        ``k`` runs over ``−max_moved … max_moved`` (positive: to the first predicted label);
+        where the row holds fewer people, as many as it holds move (the text says so).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (edited row, ``k``, class): ``row`` ("Female, true Sport"), ``k``,
+        ``class`` (each label and ``overall``), the seven metrics (rounded to 4 decimals;
+        None where undefined) and ``counts`` (the edited row as text). Every ``k`` is
+        present for every row.
+
+    Examples
+    --------
+    >>> grid = table_3_grid(max_moved=2)
+    >>> cell = grid.query("row == 'Female, true Sport' and k == 0 and `class` == 'overall'")
+    >>> float(cell.BA.iloc[0]) == round(float(table_3().loc["overall", "BA"]), 4)  # 4 decimals
+    True
+    """
+    counts = dict(seed004.TABLE_3_COUNTS if counts is None else counts)
+    labels = list(dict.fromkeys(label for _, label in counts))
+    if len(labels) != 2 or any(len(row) != 2 for row in counts.values()):
+        raise ValueError(f"table_3_grid needs a Table 3 with two labels, got {labels}")
+    if int(max_moved) < 1:
+        raise ValueError(f"max_moved must be >= 1, got {max_moved!r}")
+    records = []
+    for (group, true), (first, second) in counts.items():
+        for k in range(-int(max_moved), int(max_moved) + 1):
+            moved = min(max(k, -first), second)  # no more than the row holds
+            edited = dict(counts)
+            edited[(group, true)] = (first + moved, second - moved)
+            text = (
+                f"{group}, true {true}: predicted {labels[0]} {first + moved}, "
+                f"{labels[1]} {second - moved}"
+                + ("" if moved == k else f" (only {abs(moved)} can move this way)")
+            )
+            try:
+                frame = table_3(edited)
+            except ValueError:  # a group with no one left in it
+                continue
+            for name, values in frame.iterrows():
+                record = {"row": f"{group}, true {true}", "k": k, "class": name, "counts": text}
+                record.update(
+                    {m: None if pd.isna(v) else round(float(v), 4) for m, v in values.items()}
+                )
+                records.append(record)
+    return pd.DataFrame(records)
+
+
+def table_3_chart(grid: pd.DataFrame, *, row: str | None = None, k: int = 0):
+    """The static Table 3 editor: a Vega-Lite chart of a :func:`table_3_grid`.
+
+    Two controls: the row of Table 3 to edit (a dropdown) and how many of its people move
+    to the first predicted label (a slider; negative: to the second). Bars: the seven
+    metrics per class and overall after the move; ticks: Table 3 as printed (``k`` = 0).
+
+    Parameters
+    ----------
+    grid : pandas.DataFrame
+        From :func:`table_3_grid`.
+    row : str, optional
+        The initial row (default the first).
+    k : int, default 0
+
+    Returns
+    -------
+    altair.VConcatChart
+
+    Examples
+    --------
+    >>> spec = table_3_chart(table_3_grid(max_moved=3)).to_dict()
+    >>> sorted(p["name"] for p in spec["params"])
+    ['k', 'row']
+    """
+    import altair as alt
+
+    rows = list(dict.fromkeys(grid["row"]))
+    metrics = [m for m in METRICS if m in grid.columns]
+    p_row = alt.param(
+        name="row", value=row or rows[0], bind=alt.binding_select(options=rows, name="row ")
+    )
+    p_k = alt.param(
+        name="k",
+        value=int(k),
+        bind=alt.binding_range(
+            min=int(grid["k"].min()),
+            max=int(grid["k"].max()),
+            step=1,
+            name="people moved to the first predicted label ",
+        ),
+    )
+    base = alt.Chart(grid).transform_filter(alt.datum.row == p_row)
+    folded = base.transform_fold(metrics, as_=["metric", "value"]).transform_filter(
+        "isValid(datum.value)"
+    )
+    x = alt.X("metric:N", title=None, sort=metrics)
+    x_offset = alt.XOffset("class:N")
+    colour = alt.Color("class:N", title="class")
+    bars = (
+        folded.transform_filter(alt.datum.k == p_k)
+        .mark_bar()
+        .encode(
+            x=x,
+            xOffset=x_offset,
+            y=alt.Y("value:Q", title="metric (%)"),
+            color=colour,
+            tooltip=["class:N", "metric:N", alt.Tooltip("value:Q", format=".2f")],
+        )
+    )
+    printed = (
+        folded.transform_filter(alt.datum.k == 0)
+        .mark_tick(color="black", thickness=2, size=14)
+        .encode(x=x, xOffset=x_offset, y="value:Q")
+    )
+    text = (
+        base.transform_filter(alt.datum.k == p_k)
+        .transform_filter("datum['class'] == 'overall'")
+        .mark_text(align="left", fontSize=11)
+        .encode(x=alt.value(0), text="counts:N")
+        .properties(width=560, height=20)
+    )
+    return (
+        alt.vconcat(text, (bars + printed).properties(width=560, height=240))
+        .add_params(p_row, p_k)
+        .configure_view(strokeWidth=0)
+    )
 
 
 def conclusion_explorer(study: pd.DataFrame):

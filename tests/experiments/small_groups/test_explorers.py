@@ -191,3 +191,8 @@ def test_space_chart_binds_and_uses_every_parameter_and_rejects_bad_input():
         sg.space_grid(n_max=0)
     with pytest.raises(ValueError, match="unknown metric"):
         sg.space_grid(metrics=["NOPE"])
+
+
+def test_space_grid_takes_one_metric_by_name():
+    grid = sg.space_grid(metrics="TPR", n_max=2)
+    assert set(grid.facts.metric) == {"TPR"}

@@ -314,7 +314,7 @@ def space_grid(*, metrics=METRICS, n_max: int = 20, points: int = 41) -> SpaceGr
     """
     if int(n_max) < 1 or int(points) < 2:
         raise ValueError(f"n_max must be >= 1 and points >= 2, got {n_max!r}, {points!r}")
-    keys = [_metric(m) for m in metrics]
+    keys = [_metric(m) for m in ([metrics] if isinstance(metrics, str) else metrics)]
     if not keys:
         raise ValueError("metrics must not be empty")
     shares = np.linspace(0.0, 1.0, int(points))

@@ -156,7 +156,7 @@ def uncertainty_grid(runs, *, T_values=(2, 5, 10, 20, 50)) -> UncertaintyGrid:
     >>> sorted(set(grid.ratios["T"])), grid.ratios["view"].iloc[0]
     ([2, 10], 'SD1 · G')
     """
-    T_values = [int(t) for t in T_values]
+    T_values = [int(t) for t in np.atleast_1d(T_values)]
     if not T_values or min(T_values) < 1:
         raise ValueError(f"T_values must be a non-empty list of T >= 1, got {T_values!r}")
     first = {}

@@ -108,3 +108,79 @@ def test_tables_of_the_tiny_build(tiny_build, tiny_config):
     assert (small["n"] < tiny_config["small_n"]).all()
     assert small["p_holm"].dropna().between(0, 1).all()
     assert np.isfinite(small["cps"]).all()
+
+
+# ---- the BNN family: seed 000's ratios under seeds and unstated settings (chapter 04's study)
+def _study(values: dict) -> pd.DataFrame:
+    """{cell: [value per seed]} for COMPAS race F_Epis, plus a point ratio and noise rows."""
+    rows = []
+    for cell, per_seed in values.items():
+        for seed, value in enumerate(per_seed):
+            rows.append(("COMPAS", "race", "F_Epis", cell, seed, value))
+            rows.append(("COMPAS", "race", "F_SP", cell, seed, 2.0))  # always unfair
+            rows.append(("COMPAS", "B", "U_e", cell, seed, 0.3))  # a group row: ignored
+            rows.append(("SD1", "ratio", "F_Epis", cell, seed, 9.0))  # SD: ignored
+    return pd.DataFrame(rows, columns=["dataset", "role", "measure", "cell", "seed", "value"])
+
+
+def test_uncertainty_flip_table_by_hand():
+    # seeds 0-3 in the chapter's cell: unfair, fair, fair, undefined (|F − 1| = 0.2 is fair)
+    study = _study({"chapter": [1.5, 1.2, 0.8, np.nan], "a": [1.5, 1.5, 0.5, 1.0]})
+    flips = vs.uncertainty_flip_table(study).set_index("measure")
+    assert set(flips.index) == {"F_Epis", "F_SP"}
+    epis = flips.loc["F_Epis"]
+    assert epis["kind"] == "uncertainty" and flips.loc["F_SP", "kind"] == "point"
+    assert epis["share unfair"] == pytest.approx(1 / 3)
+    assert epis["seeds"] == pytest.approx(1 * 2 / 3)  # k (m − k) / C(m, 2), m = 3, k = 1
+    # per seed across the two cells: agree, flip, flip, undefined → mean of (0, 1, 1)
+    assert epis["unstated settings"] == pytest.approx(2 / 3)
+    assert (epis["n seeds"], epis["n settings"]) == (4, 2)
+    assert flips.loc["F_SP", ["seeds", "unstated settings"]].tolist() == [0.0, 0.0]
+    summary = vs.uncertainty_flip_summary(flips.reset_index())
+    assert summary.loc[("COMPAS", "uncertainty"), "seeds"] == pytest.approx(2 / 3)
+
+
+def test_uncertainty_flip_table_uses_seed_000s_flag_rule():
+    from fairbook.experiments.uncertainty_fairness.runs import _flag
+
+    values = np.random.default_rng(0).uniform(0.5, 1.5, size=200)
+    values[:4] = [0.8, 1.2, 0.8 - 1e-9, 1.2 + 1e-9]
+    study = pd.DataFrame(
+        {
+            "dataset": "Adult",
+            "role": "sex",
+            "measure": "F_Alea",
+            "cell": "chapter",
+            "seed": np.arange(len(values)),
+            "value": values,
+        }
+    )
+    share = vs.uncertainty_flip_table(study)["share unfair"].iloc[0]
+    assert share == pytest.approx(np.mean([_flag(v) == "unfair" for v in values]))
+
+
+def test_uncertainty_flip_table_refuses_what_it_cannot_read():
+    with pytest.raises(ValueError, match="no column"):
+        vs.uncertainty_flip_table(pd.DataFrame({"cell": ["chapter"]}))
+    with pytest.raises(ValueError, match="not in the study"):
+        vs.uncertainty_flip_table(_study({"other": [1.0, 2.0]}))
+
+
+def test_a_stale_or_empty_study_recording_gives_no_bnn_verdicts():
+    from fairbook.recordings import Recording
+
+    study = _study({"chapter": [1.5, 1.0]})
+
+    def recording(fingerprint):
+        unit = {"unit": "chapter-s00", "fingerprint": fingerprint, "seconds": 9.0,
+                "date": "2026-11-25T18:00:00+00:00", "commit": "abc1234", "cores": 2,
+                "n_jobs": 1}  # fmt: skip
+        return Recording("04_uncertainty_fairness", "study", study, [unit], "now", expected=1)
+
+    label, table = vs.recorded_uncertainty_flips(recording("now"))
+    assert len(table) == 2 and "STALE" not in label
+    label, table = vs.recorded_uncertainty_flips(recording("old"))
+    assert table.empty and "STALE" in label
+    assert vs.uncertainty_flip_summary(table).empty
+    label, table = vs.recorded_uncertainty_flips(Recording("04", "study", pd.DataFrame()))
+    assert table.empty and "nothing recorded" in label

@@ -11,7 +11,11 @@
 * :func:`small_group_table` — the smaller groups' verdicts with MATCH p-values (Holm) and
   CPS-smoothed rates, from :func:`fairbook.audit.audit` and its flip rates over seeds;
 * :func:`size_table`, :func:`size_needed` — the flip rate against group size;
-* :func:`advice` — the practitioner's advice, each sentence built from the numbers above.
+* :func:`advice` — the practitioner's advice, each sentence built from the numbers above;
+* :func:`uncertainty_flip_table` — the BNN family: seed 000's point and uncertainty ratio
+  verdicts on COMPAS and Adult under seeds and under the settings seed 000 leaves unstated,
+  from chapter 04's study (:func:`uncertainty_flip_summary` averages it;
+  :func:`recorded_uncertainty_flips` reads it from that study's recording).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from fairbook.papers import seed000
 from fairbook.variance.verdicts import (
     COMPARISON_METRICS,
     PIVOTS,
@@ -41,10 +46,14 @@ __all__ = [
     "metric_disagreement",
     "most_unstable",
     "recorded",
+    "recorded_uncertainty_flips",
     "size_needed",
     "size_table",
     "small_group_table",
     "source_summary",
+    "uncertainty_flip_summary",
+    "uncertainty_flip_table",
+    "uncertainty_flip_text",
     "verdict_table",
 ]
 
@@ -474,3 +483,179 @@ def advice(
         }
     )
     return pd.DataFrame(rows, columns=["topic", "advice", "rests_on"])
+
+
+#: Seed 000's uncertainty ratios (the others of its tables are point ratios).
+_UNCERTAINTY_RATIOS = ("F_Epis", "F_Alea", "F_Pred")
+
+
+def uncertainty_flip_table(study: pd.DataFrame, *, base_cell: str = "chapter") -> pd.DataFrame:
+    """The BNN family's verdicts under two sources: seed 000's ratio measures on COMPAS and
+    Adult, from chapter 04's sensitivity study (its recording, or a build's slice).
+
+    A ratio ``F`` is unfair when ``|F − 1| > 0.2`` (:data:`fairbook.papers.seed000.FLAG_THRESHOLD`,
+    seed 000's rule; :func:`fairbook.variance.verdicts.verdicts` with the difference rule on
+    ``F − 1``). Flip rates are :func:`fairbook.variance.verdicts.flip_rate`'s share of
+    disagreeing pairs, like the rest of the chapter's: ``seeds`` over the seeds of
+    ``base_cell``; ``unstated settings`` over the study's cells (the settings seed 000 does
+    not state), per seed, averaged over the seeds.
+
+    Parameters
+    ----------
+    study : pandas.DataFrame
+        Columns ``cell, seed, dataset, measure, role, value``; for COMPAS and Adult the
+        ratio rows have ``role`` = the attribute
+        (:func:`fairbook.experiments.uncertainty_fairness.study_recording`).
+    base_cell : str, default "chapter"
+        The cell whose seeds give the ``seeds`` source and ``share unfair``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (dataset, attribute, measure): ``kind`` ("point" or "uncertainty"),
+        ``share unfair`` (over the base cell's seeds), ``seeds``, ``unstated settings``, and
+        how many seeds and cells there were.
+
+    Examples
+    --------
+    >>> study = pd.DataFrame({"cell": ["chapter"] * 2 + ["other"] * 2, "seed": [0, 1, 0, 1],
+    ...                       "dataset": "COMPAS", "measure": "F_Epis", "role": "race",
+    ...                       "value": [1.5, 1.1, 1.5, 1.5]})
+    >>> row = uncertainty_flip_table(study).iloc[0]
+    >>> float(row["seeds"]), float(row["unstated settings"])  # seed 1 flips with the cell
+    (1.0, 0.5)
+    """
+    need = {"cell", "seed", "dataset", "measure", "role", "value"}
+    missing = sorted(need - set(study.columns))
+    if missing:
+        raise ValueError(f"the study frame has no column(s) {missing}")
+    rows = study[
+        study["dataset"].isin(["COMPAS", "Adult"])
+        & study["measure"].astype(str).str.startswith("F_")
+    ]
+    if base_cell not in set(rows["cell"]):
+        raise ValueError(f"cell {base_cell!r} is not in the study frame (COMPAS or Adult rows)")
+    rows = rows.assign(
+        unfair=verdicts(
+            rows["value"].to_numpy(np.float64) - 1.0,
+            rule="difference",
+            threshold=seed000.FLAG_THRESHOLD,
+        )
+    )
+    out = []
+    for (dataset, attribute, measure), part in rows.groupby(
+        ["dataset", "role", "measure"], sort=False
+    ):
+        grid = part.pivot_table(index="seed", columns="cell", values="unfair", aggfunc="first")
+        base = grid[base_cell].to_numpy()
+        defined = base[~np.isnan(base)]
+        per_seed = np.atleast_1d(flip_rate(grid.to_numpy(), axis=1))  # over the cells
+        out.append(
+            {
+                "dataset": dataset,
+                "attribute": attribute,
+                "measure": measure,
+                "kind": "uncertainty" if measure in _UNCERTAINTY_RATIOS else "point",
+                "share unfair": float(defined.mean()) if defined.size else np.nan,
+                "seeds": flip_rate(base),
+                "unstated settings": (
+                    float(np.nanmean(per_seed)) if np.isfinite(per_seed).any() else np.nan
+                ),
+                "n seeds": int(grid.shape[0]),
+                "n settings": int(grid.shape[1]),
+            }
+        )
+    return pd.DataFrame(out)
+
+
+def uncertainty_flip_summary(flips: pd.DataFrame) -> pd.DataFrame:
+    """Mean flip rate of the point and the uncertainty ratios per data set and source
+    (:func:`uncertainty_flip_table`'s rows).
+
+    Examples
+    --------
+    >>> flips = pd.DataFrame({"dataset": ["COMPAS"] * 2, "kind": ["point", "uncertainty"],
+    ...                       "seeds": [0.0, 0.5], "unstated settings": [0.1, 0.3]})
+    >>> float(uncertainty_flip_summary(flips).loc[("COMPAS", "uncertainty"), "seeds"])
+    0.5
+    """
+    return flips.groupby(["dataset", "kind"], sort=False)[["seeds", "unstated settings"]].mean()
+
+
+_FLIP_COLUMNS = [
+    "dataset",
+    "attribute",
+    "measure",
+    "kind",
+    "share unfair",
+    "seeds",
+    "unstated settings",
+    "n seeds",
+    "n settings",
+]
+
+
+def recorded_uncertainty_flips(recording) -> tuple[str, pd.DataFrame]:
+    """:func:`uncertainty_flip_table` of a recording of chapter 04's study
+    (``fairbook record 04 study``), with a line saying what it rests on. A recording that is
+    empty or **stale** (its code changed since) is not used: the table is then empty and the
+    line says why.
+
+    Parameters
+    ----------
+    recording : fairbook.recordings.Recording
+
+    Returns
+    -------
+    (str, pandas.DataFrame)
+
+    Examples
+    --------
+    >>> from fairbook.recordings import Recording
+    >>> label, table = recorded_uncertainty_flips(Recording("04", "study", pd.DataFrame()))
+    >>> label.endswith("nothing recorded, so no BNN verdicts here"), table.empty
+    (True, True)
+    """
+    description = recording.describe()
+    if recording.empty or recording.stale:
+        why = "nothing recorded" if recording.empty else "the recording is STALE, not used"
+        return f"{description} — {why}, so no BNN verdicts here", pd.DataFrame(
+            columns=_FLIP_COLUMNS
+        )
+    return description, uncertainty_flip_table(recording.frame)
+
+
+def uncertainty_flip_text(summary: pd.DataFrame) -> str:
+    """:func:`uncertainty_flip_summary` in words: per data set, the mean flip rate of the
+    point and the uncertainty ratios under each source, and which moves more.
+
+    Examples
+    --------
+    >>> summary = pd.DataFrame({"seeds": [0.0, 0.2], "unstated settings": [0.05, 0.3]},
+    ...     index=pd.MultiIndex.from_tuples([("COMPAS", "point"), ("COMPAS", "uncertainty")]))
+    >>> text = uncertainty_flip_text(summary)
+    >>> text.startswith("COMPAS: point ratios flip at 0.00 under seeds and 0.05 under")
+    True
+    >>> text.endswith("the uncertainty verdicts are the less stable under both sources.")
+    True
+    """
+    if summary.empty:
+        return "No BNN verdicts (see the line above the table)."
+    lines = []
+    for dataset in pd.unique(summary.index.get_level_values(0)):
+        point = summary.loc[(dataset, "point")]
+        unc = summary.loc[(dataset, "uncertainty")]
+        less = [source for source in ("seeds", "unstated settings") if unc[source] > point[source]]
+        verdict = (
+            "the uncertainty verdicts are the less stable under both sources"
+            if len(less) == 2
+            else "the point verdicts are the less stable under both sources"
+            if not less
+            else f"the uncertainty verdicts are the less stable only under {less[0]}"
+        )
+        lines.append(
+            f"{dataset}: point ratios flip at {point['seeds']:.2f} under seeds and "
+            f"{point['unstated settings']:.2f} under unstated settings; uncertainty ratios at "
+            f"{unc['seeds']:.2f} and {unc['unstated settings']:.2f} — {verdict}."
+        )
+    return "\n".join(lines)

@@ -21,6 +21,11 @@ def test_tables_and_figures_of_the_search(study):
     # one loss curve, PTN and TiDE per cycle and the Normal baseline per run; three ops
     assert len(loss_ax.lines) == 4 * len(runs) and len(op_ax.lines) == 3 * len(runs)
     assert op_ax.lines[0].get_xdata()[-1] == runs[0].curves["weight updates"].iloc[-1]
+    ax = pc.wall_time_curves_plot(runs)  # PTN, TiDE and the Normal baseline per run
+    assert len(ax.lines) == 3 * len(runs)
+    assert list(ax.lines[0].get_xdata()) == list(runs[0].budget["PTN seconds"])
+    with pytest.raises(ValueError, match="wall-time"):
+        pc.wall_time_curves_plot([type(runs[0])(**{**vars(runs[0]), "budget": None})])
     assert pc.nvar_error_table(data).shape == (16, 2)
     assert list(pc.nvar_error_table(data, leads=(1, 16)).index) == [1, 16]
 

@@ -58,7 +58,15 @@ def test_budget_records_each_cycle_and_ends_at_the_final_scores(study):
         assert last["PTN mean"] == pytest.approx(r.crps["PTN"].mean())
         assert last["TiDE median"] == pytest.approx(r.crps["TiDE"].median())
         assert (r.budget["Det. mean"] == r.crps["Det."].mean()).all()
+        # wall seconds accumulate and end at the stage totals of the cost table
+        for model, stage in (("PTN", "final PTN"), ("TiDE", "TiDE")):
+            seconds = r.budget[f"{model} seconds"]
+            assert seconds.is_monotonic_increasing and seconds.iloc[0] > 0
+            assert seconds.iloc[-1] == pytest.approx(r.seconds[stage])
     table = pc.budget_table(runs)
+    assert table.loc[2, "TiDE seconds"] == pytest.approx(
+        np.mean([r.budget.loc[2, "TiDE seconds"] for r in runs])
+    )
     assert table.loc[2, "PTN mean"] == pytest.approx(np.mean([r.crps["PTN"].mean() for r in runs]))
     with pytest.raises(ValueError, match="budget"):
         pc.budget_table([])
@@ -135,3 +143,23 @@ def test_cost_extrapolation_counts_every_stage():
     text = pc.cost_markdown(table, config, hours=window, cores=2)
     assert "could train about 2 candidates" in text and "not 6" in text
     assert "before any search" in pc.cost_markdown(table, config, hours=other, cores=2)
+
+
+def test_equal_compute_gives_tide_no_more_time_than_ptn(study):
+    _, _, runs = study
+    table = pc.equal_compute_table(runs)
+    assert list(table.index) == [f"run {r.run}" for r in runs] + ["mean"]
+    for r in runs:
+        row = table.loc[f"run {r.run}"]
+        assert row["PTN CRPS"] == pytest.approx(r.crps["PTN"].mean())
+        assert row["Normal CRPS"] == pytest.approx(r.crps["Det."].mean())
+        within = r.budget[r.budget["TiDE seconds"] <= row["PTN seconds"]]
+        if len(within):
+            assert row["TiDE seconds"] <= row["PTN seconds"]
+            assert row["TiDE CRPS"] == within["TiDE mean"].iloc[-1]
+            assert row["PTN better than TiDE"] == float(row["PTN CRPS"] < row["TiDE CRPS"])
+        else:
+            assert np.isnan(row["TiDE CRPS"]) and np.isnan(row["PTN better than TiDE"])
+    assert table.loc["mean", "PTN CRPS"] == pytest.approx(table["PTN CRPS"].iloc[:-1].mean())
+    with pytest.raises(ValueError, match="no runs"):
+        pc.equal_compute_table([])

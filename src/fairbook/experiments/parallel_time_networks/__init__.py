@@ -21,6 +21,7 @@ from .figures import (
     interesting_forecasts,
     search_plot,
     training_curves_plot,
+    wall_time_curves_plot,
 )
 from .replication import (
     PAPER_SOURCES,
@@ -36,6 +37,7 @@ from .results import (
     cost_markdown,
     cost_table,
     crps_check,
+    equal_compute_table,
     nvar_error_table,
     operation_table,
     partition_table,
@@ -86,6 +88,7 @@ __all__ = [
     "cost_recording",
     "cost_table",
     "crps_check",
+    "equal_compute_table",
     "fan_chart",
     "fan_chart_static",
     "fan_explorer",
@@ -111,5 +114,6 @@ __all__ = [
     "table_5_2_replication",
     "tide_epochs_per_cycle",
     "training_curves_plot",
+    "wall_time_curves_plot",
     "window_counts",
 ]

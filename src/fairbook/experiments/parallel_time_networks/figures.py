@@ -14,6 +14,7 @@ __all__ = [
     "interesting_forecasts",
     "search_plot",
     "training_curves_plot",
+    "wall_time_curves_plot",
 ]
 
 
@@ -97,6 +98,35 @@ def training_curves_plot(runs: list[RunResult], *, subspace: str = "history", ax
     op_ax.set_ylabel(f"operation weight ({subspace})")
     op_ax.legend(fontsize=7, ncol=2)
     return axes
+
+
+def wall_time_curves_plot(runs: list[RunResult], *, ax=None):
+    """Learning curves against wall time: the test CRPS of PTN (dots) and TiDE (crosses)
+    after each final-training cycle against the seconds each has spent training and
+    scoring so far, per run, with the Normal baseline's CRPS (dashed), which costs no
+    training. Where PTN's curve lies above TiDE's at equal seconds, TiDE buys more with the
+    same compute. Returns the axis.
+
+    Examples
+    --------
+    >>> wall_time_curves_plot.__doc__.split(":")[0]  # needs runs; the chapter calls it
+    'Learning curves against wall time'
+    """
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 3.6))
+    for r in runs:
+        b = r.budget
+        if b is None or "PTN seconds" not in b:
+            raise ValueError("the runs carry no wall-time record (rerun them with today's code)")
+        (line,) = ax.plot(b["PTN seconds"], b["PTN mean"], "o-", label=f"PTN, run {r.run}")
+        colour = line.get_color()
+        ax.plot(b["TiDE seconds"], b["TiDE mean"], "x--", color=colour, ms=8, lw=0.8)
+        ax.axhline(b["Det. mean"].iloc[0], color=colour, ls=":", lw=0.8)
+    ax.set_xlabel("wall seconds of final training and scoring (cumulative)")
+    ax.set_ylabel("test CRPS (mean)")
+    ax.set_title("PTN (dots) and TiDE (crosses) against time; Normal baseline dotted")
+    ax.legend(fontsize=7)
+    return ax
 
 
 def interesting_forecasts(run: RunResult) -> dict:

@@ -23,6 +23,7 @@ __all__ = [
     "cost_markdown",
     "cost_table",
     "crps_check",
+    "equal_compute_table",
     "nvar_error_table",
     "operation_table",
     "partition_table",
@@ -195,7 +196,8 @@ def summary_markdown(runs: list[RunResult]) -> str:
 
 
 def budget_table(runs: list[RunResult]) -> pd.DataFrame:
-    """Test CRPS of PTN and TiDE after each final-training cycle, averaged over the runs.
+    """Test CRPS of PTN and TiDE after each final-training cycle, averaged over the runs,
+    with the wall seconds of final training so far where the runs recorded them.
 
     Shown to read the training budget, not used to pick anything (selection never sees test).
     """
@@ -211,9 +213,65 @@ def budget_table(runs: list[RunResult]) -> pd.DataFrame:
         "TiDE median",
         "Det. median",
     ]
+    columns += [c for c in ("PTN seconds", "TiDE seconds") if c in frames[0]]
     table = pd.concat(frames)[columns].groupby(level="cycle").mean()
     if "phase" in frames[0]:
         table.insert(0, "phase", frames[0]["phase"])
+    return table
+
+
+def equal_compute_table(runs: list[RunResult]) -> pd.DataFrame:
+    """PTN against TiDE at equal compute: per run, PTN's final test CRPS and the wall
+    seconds its final training and scoring took, beside TiDE's test CRPS after the last
+    cycle whose cumulative seconds do not exceed PTN's (TiDE never gets more time than
+    PTN) and the Normal baseline's (no training). A last row averages the runs.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index: ``run 0`` … and ``mean``; columns ``PTN seconds``, ``PTN CRPS``, ``TiDE
+        seconds``, ``TiDE CRPS`` (NaN where even TiDE's first cycle took longer than PTN),
+        ``Normal CRPS``, ``PTN − TiDE``, ``PTN − Normal``, and ``PTN better than TiDE`` /
+        ``PTN better than Normal`` (1.0 or 0.0 per run; on the ``mean`` row the share).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> budget = pd.DataFrame({"PTN seconds": [2.0, 4.0], "PTN mean": [0.5, 0.3],
+    ...                        "TiDE seconds": [1.0, 3.0], "TiDE mean": [0.4, 0.2],
+    ...                        "Det. mean": [0.35, 0.35]})
+    >>> t = equal_compute_table([SimpleNamespace(run=0, budget=budget)])
+    >>> t.loc["run 0", ["PTN CRPS", "TiDE seconds", "TiDE CRPS"]].tolist()
+    [0.3, 3.0, 0.2]
+    """
+    rows = {}
+    for r in runs:
+        b = r.budget
+        if b is None or "PTN seconds" not in b:
+            raise ValueError("the runs carry no wall-time record (rerun them with today's code)")
+        seconds = float(b["PTN seconds"].iloc[-1])
+        within = b[b["TiDE seconds"] <= seconds]
+        tide = float(within["TiDE mean"].iloc[-1]) if len(within) else np.nan
+        ptn, normal = float(b["PTN mean"].iloc[-1]), float(b["Det. mean"].iloc[-1])
+        rows[f"run {r.run}"] = {
+            "PTN seconds": seconds,
+            "PTN CRPS": ptn,
+            "TiDE seconds": float(within["TiDE seconds"].iloc[-1]) if len(within) else np.nan,
+            "TiDE CRPS": tide,
+            "Normal CRPS": normal,
+            "PTN − TiDE": ptn - tide,
+            "PTN − Normal": ptn - normal,
+        }
+    if not rows:
+        raise ValueError("no runs")
+    table = pd.DataFrame(rows).T
+    # 1.0 where PTN's CRPS is the lower, NaN where TiDE had no cycle within PTN's time;
+    # the mean row is then the share of runs
+    table["PTN better than TiDE"] = (
+        (table["PTN − TiDE"] < 0).astype(float).where(table["PTN − TiDE"].notna())
+    )
+    table["PTN better than Normal"] = (table["PTN − Normal"] < 0).astype(float)
+    table.loc["mean"] = table.mean()
     return table
 
 

@@ -196,6 +196,10 @@ def run_once(data: dict, config: dict, *, run: int = 0, progress=None) -> RunRes
                     "PTN median": np.median(crps_ptn),
                     "TiDE mean": crps_tide.mean(),
                     "TiDE median": np.median(crps_tide),
+                    # wall seconds of final training and scoring so far (learning curves
+                    # against time; they change from machine to machine, unlike the rest)
+                    "PTN seconds": timings["final PTN"],
+                    "TiDE seconds": timings["TiDE"],
                 }
             )
         operations = model.operation_weights()

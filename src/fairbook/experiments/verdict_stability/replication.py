@@ -4,13 +4,17 @@ The chapter is the book's own contribution: it puts the four papers' threats to 
 verdict side by side on the same models, and no paper prints these flip rates, so it adds
 no rows to the ledger. Its checks are the tests of :mod:`fairbook.variance.verdicts`
 (enumeration of pairs, closed forms, Monte Carlo against ``2p(1 − p)``, bootstrap against
-the binomial variance).
+the binomial variance). The one paper constant it uses is seed 000's fair/unfair threshold,
+for the BNN's ratio verdicts.
 
->>> PAPER_SOURCES
-{}
+>>> sorted(PAPER_SOURCES)
+['seed000.FLAG_THRESHOLD']
 """
 
 __all__ = ["PAPER_SOURCES"]
 
-#: Paper constants the chapter uses, by ledger source: none.
-PAPER_SOURCES: dict[str, str] = {}
+#: Paper constants the chapter uses, by ledger source (none adds a ledger row).
+PAPER_SOURCES: dict[str, str] = {
+    "seed000.FLAG_THRESHOLD": "not in ledger: seed 000's |F − 1| threshold, for the BNN's "
+    "ratio verdicts (uncertainty_flip_table)",
+}

@@ -64,6 +64,8 @@ def test_budget_records_each_cycle_and_ends_at_the_final_scores(study):
             assert seconds.is_monotonic_increasing and seconds.iloc[0] > 0
             assert seconds.iloc[-1] == pytest.approx(r.seconds[stage])
     table = pc.budget_table(runs)
+    assert "TiDE seconds" not in table  # wall time only on request (it varies run to run)
+    table = pc.budget_table(runs, seconds=True)
     assert table.loc[2, "TiDE seconds"] == pytest.approx(
         np.mean([r.budget.loc[2, "TiDE seconds"] for r in runs])
     )

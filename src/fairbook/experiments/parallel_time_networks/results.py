@@ -195,9 +195,10 @@ def summary_markdown(runs: list[RunResult]) -> str:
     return "\n".join(lines)
 
 
-def budget_table(runs: list[RunResult]) -> pd.DataFrame:
-    """Test CRPS of PTN and TiDE after each final-training cycle, averaged over the runs,
-    with the wall seconds of final training so far where the runs recorded them.
+def budget_table(runs: list[RunResult], *, seconds: bool = False) -> pd.DataFrame:
+    """Test CRPS of PTN and TiDE after each final-training cycle, averaged over the runs;
+    with ``seconds=True`` also the wall seconds of final training so far (where the runs
+    recorded them; they change from run to run, so the default leaves them out).
 
     Shown to read the training budget, not used to pick anything (selection never sees test).
     """
@@ -213,7 +214,8 @@ def budget_table(runs: list[RunResult]) -> pd.DataFrame:
         "TiDE median",
         "Det. median",
     ]
-    columns += [c for c in ("PTN seconds", "TiDE seconds") if c in frames[0]]
+    if seconds:
+        columns += [c for c in ("PTN seconds", "TiDE seconds") if c in frames[0]]
     table = pd.concat(frames)[columns].groupby(level="cycle").mean()
     if "phase" in frames[0]:
         table.insert(0, "phase", frames[0]["phase"])

@@ -136,10 +136,7 @@ def table_3_grid(counts=None, *, max_moved: int = 50) -> pd.DataFrame:
                 f"{labels[1]} {second - moved}"
                 + ("" if moved == k else f" (only {abs(moved)} can move this way)")
             )
-            try:
-                frame = table_3(edited)
-            except ValueError:  # a group with no one left in it
-                continue
+            frame = table_3(edited)  # a move keeps the row's total: bad counts fail here
             for name, values in frame.iterrows():
                 record = {"row": f"{group}, true {true}", "k": k, "class": name, "counts": text}
                 record.update(

@@ -27,7 +27,7 @@ from fairbook.plots import figure_html
 from fairbook.stats import combinatorics, cps, match
 
 from ._common import _counts, _metric, _sizes
-from .runs import match_pvalues
+from .runs import match_pvalues, space_cdfs
 
 __all__ = [
     "SmoothingGrid",
@@ -277,9 +277,9 @@ class SpaceGrid(NamedTuple):
 
     ``counts``: ``n, x, count`` — ``C(x; n)`` (Theorem 4.2). ``cdf``: ``metric, n, share,
     value`` — the metric's value at evenly spaced shares of the defined matrices of M(n)
-    (its quantile function, drawn as the CDF). ``facts``: one row per ``metric, n`` with
-    ``matrices`` (N(n), checked against the enumeration), ``holes``, ``distinct`` and
-    ``label`` (the line the chart prints).
+    (its quantile function, drawn as the CDF; read off :func:`~.runs.space_cdfs`). ``facts``:
+    one row per ``metric, n`` with ``matrices`` (N(n), Theorem 4.1), ``holes``, ``distinct``
+    and ``label`` (the line the chart prints).
     """
 
     counts: pd.DataFrame
@@ -318,36 +318,39 @@ def space_grid(*, metrics=METRICS, n_max: int = 20, points: int = 41) -> SpaceGr
     if not keys:
         raise ValueError("metrics must not be empty")
     shares = np.linspace(0.0, 1.0, int(points))
+    sizes = range(1, int(n_max) + 1)
+    # Fig. 4.2's step CDFs (every matrix of M(n) enumerated), thinned to `points` shares
+    curves = dict(tuple(space_cdfs(keys, sizes).groupby(["metric", "n"], sort=False)))
     counts, cdf, facts = [], [], []
-    for n in range(1, int(n_max) + 1):
+    for n in sizes:
         x = np.arange(n + 1)
         counts.extend(
             {"n": n, "x": int(v), "count": int(c)}
             for v, c in zip(x, combinatorics.cell_value_count(x, n), strict=True)
         )
-        cms = combinatorics.enumerate_confusion_matrices(n)
+        total = combinatorics.n_confusion_matrices(n)
         for key in keys:
-            values = np.asarray(compute(key, cms), dtype=np.float64)
-            defined = np.sort(values[~np.isnan(values)])
-            holes = int(values.size - defined.size)
-            distinct = int(np.unique(np.round(defined, 12)).size)
-            if defined.size:
+            curve = curves.get((key, n))  # None: the metric is undefined on all of M(n)
+            holes = total if curve is None else int(curve["holes"].iloc[0])
+            distinct = 0 if curve is None else len(curve)
+            if curve is not None:
                 # the value below which a share q of the defined matrices lies (inverted CDF)
-                index = np.minimum((shares * defined.size).astype(int), defined.size - 1)
+                index = np.searchsorted(curve["cdf"].to_numpy(), shares, side="right")
+                values = curve["value"].to_numpy()[np.minimum(index, distinct - 1)]
                 cdf.extend(
                     {"metric": key, "n": n, "share": float(q), "value": round(float(v), 5)}
-                    for q, v in zip(shares, defined[index], strict=True)
+                    for q, v in zip(shares, values, strict=True)
                 )
             facts.append(
                 {
                     "metric": key,
                     "n": n,
-                    "matrices": int(values.size),
+                    "matrices": total,
                     "holes": holes,
                     "distinct": distinct,
                     "label": (
-                        f"{key} over M({n}): N({n}) = {values.size} matrices; holes (undefined): "
-                        f"{holes} ({holes / values.size:.0%}); distinct values: {distinct}"
+                        f"{key} over M({n}): N({n}) = {total} matrices; holes (undefined): "
+                        f"{holes} ({holes / total:.0%}); distinct values: {distinct}"
                     ),
                 }
             )

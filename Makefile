@@ -3,11 +3,13 @@
 #   make book [PROFILE=fast|full]   set up, fetch data, execute every chapter, build _build/html,
 #                                   check every page in headless Chromium
 #   make test                       set up, lint (ruff check + format --check), data, unit tests,
-#                                   the book, nbval on the executed chapters, the page check
+#                                   the book, the executed chapters' outputs against their
+#                                   committed references (nbval's rules), the page check
 #                                   (what .ci/run calls)
 #
 # Both work on a fresh machine with Python 3.11, pip, node/npm and apt (as root). Helpers:
-# setup, vendor, data, html, unit, nbval, pagecheck, chromium, lint, clean, distclean.
+# setup, vendor, data, html, unit, nbval, nbval-refresh, nbval-rerun, pagecheck, chromium, lint,
+# clean, distclean.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -48,12 +50,13 @@ echo "[time] $(1): $$(( $$(date +%s) - t0 )) s$$( [ $$rc = 0 ] || echo " (FAILED
 exit $$rc
 endef
 
-.PHONY: help setup vendor data html book unit nbval pagecheck chromium test lint clean distclean
+.PHONY: help setup vendor data html book unit nbval nbval-refresh nbval-rerun pagecheck chromium test lint clean distclean
 
 help:
 	@echo "make book [PROFILE=fast|full]  execute the chapters, build _build/html, check the pages"
 	@echo "make test                      unit tests + book + nbval + page check (what CI runs)"
-	@echo "helpers: setup vendor data html unit nbval pagecheck chromium lint clean distclean"
+	@echo "helpers: setup vendor data html unit nbval nbval-refresh nbval-rerun pagecheck chromium"
+	@echo "         lint clean distclean"
 
 # ---- set-up ----------------------------------------------------------------------------------
 
@@ -171,12 +174,25 @@ book: setup chromium
 unit: $(STAMP_PY)
 	@$(call timed,unit,$(PY) -m pytest tests --ignore=tests/notebooks -q -n $(JOBS))
 
-# re-execute the executed chapters and compare outputs (tests/notebooks/README.md); with
-# JOBS > 1 the chapters are shared among JOBS workers, each chapter's cells in order in one
-# worker (--dist loadscope: nbval's scope is the notebook)
+# nbval's check without a second execution: compare the executed chapters' outputs, under
+# nbval's rules, with the references committed in tests/notebooks/reference (written from an
+# earlier build by nbval-refresh; tests/notebooks/README.md), and check the built ledger
+REFERENCE := tests/notebooks/reference
+SANITIZE := tests/notebooks/sanitize.cfg
 nbval: $(STAMP_PY)
 	@ls $(EXECUTED)/*.ipynb >/dev/null 2>&1 || { echo "no executed chapters: run make html"; exit 1; }
-	@$(call timed,nbval,$(PY) -m pytest -c tests/notebooks/pytest.ini --rootdir=. -n $(JOBS) --dist loadscope tests/notebooks $(EXECUTED)/*.ipynb)
+	@$(call timed,nbval,$(PY) -m pytest -c tests/notebooks/pytest.ini --rootdir=. -q tests/notebooks)
+
+# after a deliberate change of a chapter's outputs: make html, then this, then review the diff
+nbval-refresh: $(STAMP_PY)
+	@$(PY) -m fairbook.build.outputs write $(EXECUTED) $(REFERENCE) $(SANITIZE)
+
+# nbval itself: re-execute the executed chapters and compare with their stored outputs; with
+# JOBS > 1 the chapters are shared among JOBS workers, each chapter's cells in order in one
+# worker (--dist loadscope: nbval's scope is the notebook)
+nbval-rerun: $(STAMP_PY)
+	@ls $(EXECUTED)/*.ipynb >/dev/null 2>&1 || { echo "no executed chapters: run make html"; exit 1; }
+	@$(call timed,nbval-rerun,$(PY) -m pytest -c tests/notebooks/pytest.ini --rootdir=. -n $(JOBS) --dist loadscope tests/notebooks $(EXECUTED)/*.ipynb)
 
 # Every stage runs even if an earlier one fails; the summary names the failed ones.
 test: setup chromium

@@ -1,9 +1,9 @@
-"""Checks on the executed chapters before nbval re-runs them.
+"""Checks on the executed chapters before nbval re-runs them (``make nbval-rerun``).
 
-Loaded because ``make nbval`` passes ``tests/notebooks`` as the first path (see pytest.ini).
-nbval passes trivially on a notebook without stored outputs, so every notebook given on the
-command line must be an *executed copy* (papermill metadata, every code cell run, no
-exception recorded); otherwise the session stops with a clear message.
+Loaded because ``make nbval-rerun`` passes ``tests/notebooks`` as the first path (see
+pytest.ini). nbval passes trivially on a notebook without stored outputs, so every notebook
+given on the command line must be an *executed copy* (papermill metadata, every code cell
+run, no exception recorded); otherwise the session stops with a clear message.
 """
 
 from __future__ import annotations
@@ -15,29 +15,15 @@ from pathlib import Path
 
 import pytest
 
+from fairbook.build.outputs import executed_problems
+
 
 def _problems(path: Path) -> list[str]:
     try:
         nb = json.loads(path.read_text("utf-8"))
     except (OSError, ValueError) as exc:
         return [f"cannot read: {exc}"]
-    meta = nb.get("metadata", {}).get("papermill")
-    if not meta:
-        return ["not executed by papermill (compare the executed copies in _build/executed)"]
-    problems = []
-    if meta.get("exception"):
-        problems.append("papermill recorded an exception: the chapter failed in the build")
-    code = [c for c in nb.get("cells", []) if c.get("cell_type") == "code"]
-    unexecuted = [
-        i
-        for i, c in enumerate(code)
-        if c.get("execution_count") is None
-        and "".join(c.get("source", "")).strip()
-        and "parameters" not in c.get("metadata", {}).get("tags", [])
-    ]
-    if unexecuted:
-        problems.append(f"code cells never executed: {unexecuted[:5]}")
-    return problems
+    return executed_problems(nb)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -89,3 +89,19 @@ def test_the_committed_recording_reproduces_its_cheapest_unit_exactly():
     pd.testing.assert_frame_equal(
         again.reset_index(drop=True), recorded.reset_index(drop=True), check_exact=True
     )
+
+
+@pytest.mark.parametrize("model", ["bnn", "ensemble"])
+def test_seed_000_estimators_repeat_on_the_same_thread_count(model):
+    """FIT run r of the BNN and the ensemble trains the same seed on 1 + r mod 2 threads:
+    runs on the same number of threads are bit-identical, and run 0 is the base model."""
+    config = vs.settings(
+        "fast", datasets=("adult",), models=(model,), n_runs=3, adult_train_rows=400
+    )
+    frame = vs.predictions("adult", model, config)
+    np.testing.assert_array_equal(frame["FIT:0"], frame["FIT:2"])
+    np.testing.assert_array_equal(frame["FIT:0"], frame[vs.BASE])
+    np.testing.assert_array_equal(frame["setting:0"], frame[vs.BASE])
+    assert (frame["seed:0"] != frame["seed:1"]).any()  # a seed draws other weights
+    assert (frame["seed:0"] != frame["setting:1"]).any()  # a tenfold smaller learning rate
+    assert set(np.unique(frame[vs.BASE])) <= {0, 1}

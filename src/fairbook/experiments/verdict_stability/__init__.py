@@ -1,8 +1,9 @@
 """Chapter "How stable is a fairness verdict?": one verdict under many sources of variation.
 
 Each paper of the book attacks the reliability of a fairness verdict from one side; this
-chapter, the book's own contribution, puts them together on COMPAS and Adult with three model
-families (logistic regression, random forest, the MLP of seed 004's FIT runs). The generic
+chapter, the book's own contribution, puts them together on COMPAS and Adult with five model
+families (logistic regression, random forest, the MLP of seed 004's FIT runs, seed 000's
+BNN and a deep ensemble). The generic
 part — verdict rules, flip rates, favoured-group agreement, flip rate against group size —
 is :mod:`fairbook.variance.verdicts`; this package arranges the chapter by role:
 

@@ -8,7 +8,9 @@ of every group comparison in every variant.
   their intersection).
 * :func:`predictions` — one model family's predictions under each source: ``FIT:r`` (the
   same seed trained again; the MLP with seed 004's per-run summation order, the CPU
-  stand-in for GPU nondeterminism of :mod:`fairbook.variance.determinism`), ``seed:s``,
+  stand-in for GPU nondeterminism of :mod:`fairbook.variance.determinism`; seed 000's BNN
+  and deep ensemble on 1 or 2 torch threads, run ``r`` on ``1 + r mod 2``; logistic
+  regression and the forest repeat exactly), ``seed:s``,
   ``setting:k`` (:data:`~.settings.TRAINING_SETTINGS`); ``seed:0`` is the base model.
 * :func:`verdict_values` — DI, OFI and EOpp of every group against its reference
   (:func:`fairbook.variance.verdicts.comparison_table`) and seed 004's seven metrics
@@ -134,7 +136,13 @@ def load_dataset(name: str, *, adult_train_rows: int | None = None) -> Dataset:
     raise ValueError(f"unknown data set {name!r}; choose compas or adult")
 
 
-def _fit_predict(model, x_tr, y_tr, x_te, *, seed, run, options, fit_runs, config):
+def _standardised(x_tr, x_te):
+    mean, std = x_tr.mean(axis=0), x_tr.std(axis=0)
+    std[std == 0] = 1.0
+    return ((x_tr - mean) / std).astype(np.float32), ((x_te - mean) / std).astype(np.float32)
+
+
+def _fit_predict(model, x_tr, y_tr, x_te, *, seed, run, options, fit_runs, config, dataset):
     if model == "logistic":
         from sklearn.linear_model import LogisticRegression
         from sklearn.pipeline import make_pipeline
@@ -152,14 +160,13 @@ def _fit_predict(model, x_tr, y_tr, x_te, *, seed, run, options, fit_runs, confi
         from fairbook.variance.determinism import Knobs
         from fairbook.variance.tasks import TaskData, train_and_predict
 
-        mean, std = x_tr.mean(axis=0), x_tr.std(axis=0)
-        std[std == 0] = 1.0
+        x_tr, x_te = _standardised(x_tr, x_te)
         task = TaskData(
             "verdicts",
-            ((x_tr - mean) / std).astype(np.float32),
+            x_tr,
             y_tr.astype(np.int64),
             np.zeros(len(y_tr), dtype=np.int64),
-            ((x_te - mean) / std).astype(np.float32),
+            x_te,
             np.zeros(len(x_te), dtype=np.int64),
             np.zeros(len(x_te), dtype=np.int64),
             2,
@@ -170,6 +177,23 @@ def _fit_predict(model, x_tr, y_tr, x_te, *, seed, run, options, fit_runs, confi
             task, "base", seed=seed, run=run, knobs=knobs, epochs=config["mlp_epochs"], **options
         )
         return np.asarray(out["y_pred"], dtype=np.int64)
+    if model in ("bnn", "ensemble"):
+        from fairbook.experiments.uncertainty_fairness.runs import make_estimator
+        from fairbook.papers import seed000
+
+        stated = seed000.SETTINGS[dataset]
+        params = {
+            "hidden_sizes": stated["hidden_sizes"],
+            "epochs": stated["epochs"],
+            "batch_size": stated["batch_size"],
+            **options,
+        }
+        # FIT: the same seed on 1 or 2 torch threads (a real library switch; their training
+        # loops have no emulated summation order like the MLP's)
+        threads = 1 + run % 2 if fit_runs else 1
+        clf = make_estimator(model, seed=seed, n_threads=threads, progress=False, **params)
+        x_tr, x_te = _standardised(x_tr, x_te)
+        return clf.fit(x_tr, y_tr).predict(x_te).astype(np.int64)
     raise ValueError(f"unknown model family {model!r}; choose one of {MODELS}")
 
 
@@ -186,6 +210,7 @@ def _predict(data: Dataset, model: str, *, seed, run, options, fit_runs, config)
             options=options,
             fit_runs=fit_runs,
             config=config,
+            dataset=data.name,
         )
     return out[data.evaluated]
 
@@ -379,6 +404,9 @@ VERDICT_RECORDING = Recordable(
     depends=(
         "fairbook.variance.verdicts",
         "fairbook.variance.tasks",
+        "fairbook.uncertainty.bayes_by_backprop",
+        "fairbook.uncertainty.ensemble",
+        "fairbook.experiments.uncertainty_fairness.runs",
         "fairbook.metrics.group",
         "fairbook.metrics.rates",
         "fairbook.data.designs",

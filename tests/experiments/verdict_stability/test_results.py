@@ -184,3 +184,60 @@ def test_a_stale_or_empty_study_recording_gives_no_bnn_verdicts():
     assert vs.uncertainty_flip_summary(table).empty
     label, table = vs.recorded_uncertainty_flips(Recording("04", "study", pd.DataFrame()))
     assert table.empty and "nothing recorded" in label
+
+
+def _values(source_values: dict) -> pd.DataFrame:
+    rows = [
+        {"dataset": "Adult", "attribute": "sex", "measure": measure, "kind": kind,
+         "source": source, "variant": str(i), "value": v}
+        for measure, kind in (("F_Epis", "uncertainty"), ("F_SP", "point"))
+        for source, values in source_values.items()
+        for i, v in enumerate(values)
+    ]  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_bnn_flip_table_by_hand_and_against_flip_rate():
+    values = _values(
+        {
+            "FIT": [1.5, 1.5, 1.5],  # unfair ×3: no flip
+            "seed": [1.5, 1.1, 0.7, np.nan],  # unfair, fair, unfair, undefined
+            "bootstrap": [1.0, 1.0, 1.3, 1.25],  # fair, fair, unfair, unfair
+        }
+    )
+    flips = vs.bnn_flip_table(values).set_index("measure")
+    epis = flips.loc["F_Epis"]
+    assert epis["kind"] == "uncertainty" and flips.loc["F_SP", "kind"] == "point"
+    assert epis["FIT"] == 0.0
+    assert epis["seeds"] == pytest.approx(2 * 1 / 3)  # m = 3 defined, k = 2
+    assert epis["bootstrap"] == pytest.approx(2 * 2 / 6)
+    assert epis["share unfair"] == pytest.approx(2 / 3)
+    assert (epis["n runs"], epis["n resamples"]) == (4, 4)
+    # random values: the same flip rates as flip_rate of seed 000's flags
+    from fairbook.experiments.uncertainty_fairness.runs import _flag
+    from fairbook.variance.verdicts import flip_rate
+
+    rng = np.random.default_rng(1)
+    draws = {s: rng.uniform(0.6, 1.4, size=9) for s in ("FIT", "seed", "bootstrap")}
+    table = vs.bnn_flip_table(_values(draws)).iloc[0]
+    for source, column in (("FIT", "FIT"), ("seed", "seeds"), ("bootstrap", "bootstrap")):
+        flags = [float(_flag(v) == "unfair") for v in draws[source]]
+        assert table[column] == pytest.approx(flip_rate(flags))
+    with pytest.raises(ValueError, match="no column"):
+        vs.bnn_flip_table(pd.DataFrame({"dataset": ["Adult"]}))
+
+
+def test_flip_text_names_every_source_of_the_summary():
+    values = _values(
+        {"FIT": [1.5, 1.5], "seed": [1.5, 1.1], "bootstrap": [1.0, 1.3]}
+    )  # both measures get the same values: neither kind is the less stable anywhere
+    summary = vs.uncertainty_flip_summary(vs.bnn_flip_table(values))
+    assert list(summary.columns) == ["FIT", "seeds", "bootstrap"]
+    text = vs.uncertainty_flip_text(summary)
+    assert text == (
+        "Adult: point ratios flip at 0.00 under FIT, 1.00 under seeds and 1.00 under "
+        "bootstrap; uncertainty ratios at 0.00 under FIT, 1.00 under seeds and 1.00 under "
+        "bootstrap — the uncertainty verdicts are the less stable under no source."
+    )
+    summary.loc[("Adult", "uncertainty"), "FIT"] = 0.5
+    assert vs.uncertainty_flip_text(summary).endswith("less stable only under FIT.")

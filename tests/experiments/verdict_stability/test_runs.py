@@ -105,3 +105,34 @@ def test_seed_000_estimators_repeat_on_the_same_thread_count(model):
     assert (frame["seed:0"] != frame["seed:1"]).any()  # a seed draws other weights
     assert (frame["seed:0"] != frame["setting:1"]).any()  # a tenfold smaller learning rate
     assert set(np.unique(frame[vs.BASE])) <= {0, 1}
+
+
+def test_uncertainty_values_are_chapter_04s_ratios_under_each_source():
+    from fairbook.experiments import uncertainty_fairness as uf
+    from fairbook.variance.verdicts import bootstrap_indices
+
+    config = vs.settings("fast", n_runs=2, n_boot=3)
+    values = vs.uncertainty_values("compas", config)
+    assert set(values["source"]) == {"FIT", "seed", "bootstrap"}
+    assert set(values["kind"]) == {"point", "uncertainty"}
+    # the base run is FIT:0 and seed:0, and both are chapter 04's run of seed 0
+    base = uf.tabular_run("compas", seed=0, config=uf.settings("fast"))
+    race = uf.fairness_result(base, "race", protected="B", reference="W").ratios
+    for source in ("FIT", "seed"):
+        got = values[(values.source == source) & (values.variant == "0")]
+        got = got[got.attribute == "race"].set_index("measure")["value"]
+        pd.testing.assert_series_equal(got, race, check_names=False)
+    # a bootstrap resample is the base run's rows drawn within the attribute's groups
+    rows = bootstrap_indices(np.asarray(base.groups["sex"], dtype=object), n_boot=3, seed=0)[1]
+    from fairbook.experiments.verdict_stability.runs import _rows_subset
+
+    want = uf.fairness_result(_rows_subset(base, rows), "sex", protected="F", reference="M")
+    got = values[(values.source == "bootstrap") & (values.variant == "1")]
+    got = got[got.attribute == "sex"].set_index("measure")["value"]
+    pd.testing.assert_series_equal(got, want.ratios, check_names=False)
+    assert (values[values.source == "bootstrap"].groupby("attribute").size() == 3 * 9).all()
+    with pytest.raises(ValueError, match="unknown data set"):
+        vs.uncertainty_values("german", config)
+    with pytest.raises(ValueError, match="at least 2"):
+        vs.uncertainty_values("compas", {**config, "n_runs": 1})
+    assert vs.RECORDINGS["uncertainty"].units(vs.settings("full")) == ["compas", "adult"]

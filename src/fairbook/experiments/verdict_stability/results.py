@@ -35,18 +35,20 @@ from fairbook.variance.verdicts import (
     verdicts,
 )
 
-from .runs import BASE, VERDICT_RECORDING
+from .runs import BASE, UNCERTAINTY_RECORDING, VERDICT_RECORDING
 from .settings import REFERENCES, rules
 
 __all__ = [
     "VERDICT_KEYS",
     "advice",
+    "bnn_flip_table",
     "fit_differences",
     "flip_table",
     "metric_disagreement",
     "most_unstable",
     "recorded",
     "recorded_uncertainty_flips",
+    "recorded_uncertainty_values",
     "size_needed",
     "size_table",
     "small_group_table",
@@ -568,9 +570,14 @@ def uncertainty_flip_table(study: pd.DataFrame, *, base_cell: str = "chapter") -
     return pd.DataFrame(out)
 
 
+#: The flip-rate columns of the BNN tables, in the order they are shown.
+_BNN_SOURCES = ("FIT", "seeds", "unstated settings", "bootstrap")
+
+
 def uncertainty_flip_summary(flips: pd.DataFrame) -> pd.DataFrame:
     """Mean flip rate of the point and the uncertainty ratios per data set and source
-    (:func:`uncertainty_flip_table`'s rows).
+    (rows of :func:`uncertainty_flip_table` or :func:`bnn_flip_table`: every source column
+    they have among ``FIT``, ``seeds``, ``unstated settings``, ``bootstrap``).
 
     Examples
     --------
@@ -579,7 +586,8 @@ def uncertainty_flip_summary(flips: pd.DataFrame) -> pd.DataFrame:
     >>> float(uncertainty_flip_summary(flips).loc[("COMPAS", "uncertainty"), "seeds"])
     0.5
     """
-    return flips.groupby(["dataset", "kind"], sort=False)[["seeds", "unstated settings"]].mean()
+    sources = [c for c in _BNN_SOURCES if c in flips.columns]
+    return flips.groupby(["dataset", "kind"], sort=False)[sources].mean()
 
 
 _FLIP_COLUMNS = [
@@ -627,7 +635,8 @@ def recorded_uncertainty_flips(recording) -> tuple[str, pd.DataFrame]:
 
 def uncertainty_flip_text(summary: pd.DataFrame) -> str:
     """:func:`uncertainty_flip_summary` in words: per data set, the mean flip rate of the
-    point and the uncertainty ratios under each source, and which moves more.
+    point and the uncertainty ratios under each source, and under which sources the
+    uncertainty verdicts move more.
 
     Examples
     --------
@@ -636,26 +645,111 @@ def uncertainty_flip_text(summary: pd.DataFrame) -> str:
     >>> text = uncertainty_flip_text(summary)
     >>> text.startswith("COMPAS: point ratios flip at 0.00 under seeds and 0.05 under")
     True
-    >>> text.endswith("the uncertainty verdicts are the less stable under both sources.")
+    >>> text.endswith("the uncertainty verdicts are the less stable under every source.")
     True
     """
     if summary.empty:
         return "No BNN verdicts (see the line above the table)."
+    sources = list(summary.columns)
+
+    def listed(values) -> str:
+        parts = [f"{v:.2f} under {source}" for source, v in zip(sources, values, strict=True)]
+        return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
     lines = []
     for dataset in pd.unique(summary.index.get_level_values(0)):
         point = summary.loc[(dataset, "point")]
         unc = summary.loc[(dataset, "uncertainty")]
-        less = [source for source in ("seeds", "unstated settings") if unc[source] > point[source]]
-        verdict = (
-            "the uncertainty verdicts are the less stable under both sources"
-            if len(less) == 2
-            else "the point verdicts are the less stable under both sources"
-            if not less
-            else f"the uncertainty verdicts are the less stable only under {less[0]}"
-        )
+        less = [source for source in sources if unc[source] > point[source]]
+        if len(less) == len(sources):
+            verdict = "the uncertainty verdicts are the less stable under every source"
+        elif not less:
+            verdict = "the uncertainty verdicts are the less stable under no source"
+        else:
+            verdict = f"the uncertainty verdicts are the less stable only under {', '.join(less)}"
         lines.append(
-            f"{dataset}: point ratios flip at {point['seeds']:.2f} under seeds and "
-            f"{point['unstated settings']:.2f} under unstated settings; uncertainty ratios at "
-            f"{unc['seeds']:.2f} and {unc['unstated settings']:.2f} — {verdict}."
+            f"{dataset}: point ratios flip at {listed(point)}; uncertainty ratios at "
+            f"{listed(unc)} — {verdict}."
         )
     return "\n".join(lines)
+
+
+def bnn_flip_table(values: pd.DataFrame) -> pd.DataFrame:
+    """The BNN trained in this chapter: flip rates of seed 000's ratio verdicts under FIT
+    runs, seeds and bootstrap resamples (:func:`~.runs.uncertainty_values`' rows).
+
+    A ratio ``F`` is unfair when ``|F − 1| > 0.2`` (seed 000's rule, as in
+    :func:`uncertainty_flip_table`); the flip rate is :func:`fairbook.variance.verdicts.
+    flip_rate`'s share of disagreeing pairs over each source's variants.
+
+    Parameters
+    ----------
+    values : pandas.DataFrame
+        Columns ``dataset, source, variant, attribute, measure, kind, value``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (dataset, attribute, measure): ``kind``, ``share unfair`` (over the
+        seeds), ``FIT``, ``seeds``, ``bootstrap`` and how many runs and resamples.
+
+    Examples
+    --------
+    >>> values = pd.DataFrame({"dataset": "COMPAS", "attribute": "race", "measure": "F_Epis",
+    ...     "kind": "uncertainty", "source": ["FIT", "FIT", "seed", "seed", "bootstrap"],
+    ...     "variant": ["0", "1", "0", "1", "0"], "value": [1.5, 1.5, 1.5, 1.1, 1.3]})
+    >>> row = bnn_flip_table(values).iloc[0]
+    >>> float(row["FIT"]), float(row["seeds"]), float(row["share unfair"])
+    (0.0, 1.0, 0.5)
+    """
+    need = {"dataset", "source", "variant", "attribute", "measure", "kind", "value"}
+    missing = sorted(need - set(values.columns))
+    if missing:
+        raise ValueError(f"the values frame has no column(s) {missing}")
+    unfair = verdicts(
+        values["value"].to_numpy(np.float64) - 1.0,
+        rule="difference",
+        threshold=seed000.FLAG_THRESHOLD,
+    )
+    rows = values.assign(unfair=unfair)
+    out = []
+    for (dataset, attribute, measure), part in rows.groupby(
+        ["dataset", "attribute", "measure"], sort=False
+    ):
+        by_source = {
+            source: part.loc[part["source"] == source, "unfair"].to_numpy()
+            for source in ("FIT", "seed", "bootstrap")
+        }
+        seeds = by_source["seed"]
+        defined = seeds[~np.isnan(seeds)]
+        out.append(
+            {
+                "dataset": dataset,
+                "attribute": attribute,
+                "measure": measure,
+                "kind": part["kind"].iloc[0],
+                "share unfair": float(defined.mean()) if defined.size else np.nan,
+                "FIT": flip_rate(by_source["FIT"]),
+                "seeds": flip_rate(seeds),
+                "bootstrap": flip_rate(by_source["bootstrap"]),
+                "n runs": int(seeds.size),
+                "n resamples": int(by_source["bootstrap"].size),
+            }
+        )
+    return pd.DataFrame(out)
+
+
+def recorded_uncertainty_values(config: dict, *, root=None):
+    """The recorded full profile of :data:`~.runs.UNCERTAINTY_RECORDING` with ``config``'s
+    parameters (a :class:`fairbook.recordings.Recording`).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from fairbook.experiments.verdict_stability.settings import settings
+    >>> recorded_uncertainty_values(settings("full"), root=tempfile.mkdtemp()).empty
+    True
+    """
+    from fairbook.recordings import load
+
+    return load("10_verdict_stability", UNCERTAINTY_RECORDING, settings=config, root=root)

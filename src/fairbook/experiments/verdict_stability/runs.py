@@ -20,6 +20,9 @@ of every group comparison in every variant.
   (:func:`fairbook.variance.verdicts.flip_rate_by_size`).
 * :func:`run_unit` — one data set × model family, the unit of :data:`VERDICT_RECORDING`;
   :func:`build` runs every unit of a profile.
+* :func:`uncertainty_values` — seed 000's ratio measures of its BNN (point and uncertainty
+  ratios) under FIT runs, seeds and bootstrap resamples, trained as chapter 04 trains it; a
+  data set is the unit of :data:`UNCERTAINTY_RECORDING`.
 """
 
 from __future__ import annotations
@@ -46,12 +49,15 @@ __all__ = [
     "Dataset",
     "RECORDINGS",
     "SIZE_GROUPS",
+    "UNCERTAINTY_RECORDING",
     "VERDICT_RECORDING",
     "build",
     "load_dataset",
     "predictions",
     "run_unit",
     "size_curve",
+    "uncertainty_table",
+    "uncertainty_values",
     "units",
     "verdict_values",
 ]
@@ -406,6 +412,7 @@ VERDICT_RECORDING = Recordable(
         "fairbook.variance.tasks",
         "fairbook.uncertainty.bayes_by_backprop",
         "fairbook.uncertainty.ensemble",
+        "fairbook.papers.seed000",
         "fairbook.experiments.uncertainty_fairness.runs",
         "fairbook.metrics.group",
         "fairbook.metrics.rates",
@@ -429,5 +436,125 @@ VERDICT_RECORDING = Recordable(
     "and model family, at 16 runs and 500 resamples",
 )
 
+
+def _rows_subset(run, rows: np.ndarray):
+    from fairbook.experiments.uncertainty_fairness.runs import Run
+
+    groups = {a: np.asarray(g, dtype=object)[rows] for a, g in run.groups.items()}
+    return Run(
+        run.name,
+        run.estimator,
+        run.model,
+        run.X_test[rows],
+        run.y_test[rows],
+        groups,
+        run.probs[:, rows],
+        run.seed,
+    )
+
+
+def uncertainty_values(dataset: str, config: dict) -> pd.DataFrame:
+    """Seed 000's ratio measures of its BNN on COMPAS or Adult under three sources.
+
+    The BNN is trained as chapter 04 trains it (:func:`~fairbook.experiments.
+    uncertainty_fairness.tabular_run` with that chapter's setting: seed 000's stated
+    epochs, λ, prior and network, COMPAS's 50/50 split drawn by the seed, Adult's own
+    train/test files), and each of seed 000's pairs (COMPAS race B/W, sex F/M, age <25/>45;
+    Adult race and sex) is compared by its point ratios (``F_SP``, ``F_EOpp``, …) and its
+    uncertainty ratios (``F_Epis``, ``F_Alea``, ``F_Pred``):
+
+    * ``FIT:r`` — the base seed trained again on ``1 + r mod 2`` torch threads;
+    * ``seed:s`` — seed ``seed + s`` (``seed:0`` is ``FIT:0``, the base run);
+    * ``bootstrap:b`` — the base run's test rows resampled, stratified by the attribute's
+      groups (:func:`fairbook.variance.verdicts.bootstrap_indices`), the model unchanged.
+
+    Parameters
+    ----------
+    dataset : {"compas", "adult"}
+    config : dict
+        The chapter's settings (``n_runs``, ``n_boot``, ``seed``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``dataset, source, variant, attribute, measure, kind, value`` (``kind`` is
+        ``"point"`` or ``"uncertainty"``).
+    """
+    from fairbook.experiments import uncertainty_fairness as uf
+
+    if dataset not in ("compas", "adult"):
+        raise ValueError(f"unknown data set {dataset!r}; choose compas or adult")
+    name = {"compas": "COMPAS", "adult": "Adult"}[dataset]
+    seed, n_runs = int(config["seed"]), int(config["n_runs"])
+    if n_runs < 2:
+        raise ValueError(f"n_runs must be at least 2 to see a flip, got {n_runs}")
+    training = uf.settings("fast")  # chapter 04's training setting (the same in both profiles)
+    kinds = {m: "point" for m in uf.POINT_RATIOS} | {
+        m: "uncertainty" for m in uf.UNCERTAINTY_RATIOS
+    }
+    rows = []
+
+    def add(source, variant, run, attributes=None):
+        for attribute, (protected, reference) in uf.PAIRS[name].items():
+            if attributes is not None and attribute not in attributes:
+                continue
+            ratios = uf.fairness_result(
+                run, attribute, protected=protected, reference=reference
+            ).ratios
+            rows.extend(
+                (source, str(variant), attribute, m, kinds[m], float(v)) for m, v in ratios.items()
+            )
+
+    def train(run_seed, threads):
+        return uf.tabular_run(dataset, seed=run_seed, config=training, n_threads=threads)
+
+    base = train(seed, 1)
+    for r in range(n_runs):
+        add("FIT", r, base if r == 0 else train(seed, 1 + r % 2))
+    for s in range(n_runs):
+        add("seed", s, base if s == 0 else train(seed + s, 1))
+    for attribute in uf.PAIRS[name]:
+        groups = np.asarray(base.groups[attribute], dtype=object)
+        idx = bootstrap_indices(groups, n_boot=int(config["n_boot"]), seed=seed)
+        for b, sample in enumerate(idx):
+            add("bootstrap", b, _rows_subset(base, sample), attributes=(attribute,))
+    frame = pd.DataFrame(
+        rows, columns=["source", "variant", "attribute", "measure", "kind", "value"]
+    )
+    frame.insert(0, "dataset", name)
+    return frame
+
+
+def uncertainty_table(config: dict) -> pd.DataFrame:
+    """:func:`uncertainty_values` of every data set of ``config`` in one frame."""
+    return pd.concat([uncertainty_values(d, config) for d in config["datasets"]], ignore_index=True)
+
+
+UNCERTAINTY_RECORDING = Recordable(
+    name="uncertainty",
+    units=lambda config: [d for d in config["datasets"]],
+    run=uncertainty_values,
+    depends=(
+        "fairbook.uncertainty.bayes_by_backprop",
+        "fairbook.uncertainty.decomposition",
+        "fairbook.variance.verdicts",
+        "fairbook.metrics.group",
+        "fairbook.metrics.rates",
+        "fairbook.confusion",
+        "fairbook.labels",
+        "fairbook.data.tabular",
+        "fairbook.data.compas",
+        "fairbook.data.adult",
+        "fairbook.data.designs",
+        "fairbook.papers.seed000",
+        "fairbook.experiments.uncertainty_fairness.runs",
+        "fairbook.experiments.uncertainty_fairness.settings",
+        "fairbook.experiments.verdict_stability.runs",
+    ),
+    parameters=("n_runs", "n_boot", "seed"),
+    description="seed 000's BNN ratio measures under FIT runs, seeds and bootstrap, per data "
+    "set, at 16 runs and 500 resamples",
+)
+
 #: Everything ``fairbook record 10`` can record, by name.
-RECORDINGS = {VERDICT_RECORDING.name: VERDICT_RECORDING}
+RECORDINGS = {r.name: r for r in (VERDICT_RECORDING, UNCERTAINTY_RECORDING)}

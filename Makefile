@@ -162,7 +162,7 @@ html: setup
 	@$(call timed,html,$(FAIRBOOK) build --profile $(PROFILE) --jobs $(JOBS))
 
 pagecheck: chromium $(STAMP_PY)
-	@$(call timed,pagecheck,$(PY) -m fairbook.build.pagecheck $(HTML) --screenshots $(SCREENSHOTS))
+	@$(call timed,pagecheck,$(PY) -m fairbook.build.pagecheck $(HTML) --screenshots $(SCREENSHOTS) --jobs $(JOBS))
 
 book: setup chromium
 	@$(MAKE) data

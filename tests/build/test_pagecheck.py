@@ -140,6 +140,18 @@ def test_check_book_static(html_book: tuple[Path, Path]) -> None:
     assert by_doc["notebooks/02_b"].problems == [f"missing page {html / 'notebooks/02_b.html'}"]
 
 
+def test_pages_side_by_side_report_the_same_in_toc_order(html_book, capsys) -> None:
+    html, toc = html_book
+    quiet = dict(toc=toc, use_chromium=False, echo=lambda *a, **k: None)
+    one = check_book(html, jobs=1, **quiet)
+    three = check_book(html, jobs=3, **quiet)
+    assert [(r.doc, r.problems) for r in three] == [(r.doc, r.problems) for r in one]
+    with pytest.raises(ValueError, match="jobs"):
+        check_book(html, jobs=0, **quiet)
+    assert pagecheck.main([str(html), "--toc", str(toc), "--no-chromium", "--jobs", "0"]) == 2
+    assert "jobs must be at least 1" in capsys.readouterr().err
+
+
 def test_main_exit_status(html_book: tuple[Path, Path], capsys) -> None:
     html, toc = html_book
     assert pagecheck.main([str(html), "--toc", str(toc), "--no-chromium"]) == 1

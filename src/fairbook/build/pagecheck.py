@@ -437,18 +437,40 @@ def _default_toc(html_dir: Path) -> Path:
     return Path("_toc.yml")
 
 
+def _check_page(doc: str, html_dir: Path, binary: str | None, screenshots) -> PageResult:
+    page = html_dir / f"{doc}.html"
+    result = PageResult(doc, page)
+    if not page.is_file():
+        result.problems.append(f"missing page {page}")
+        return result
+    try:
+        if binary:
+            result.problems += check_html(render(page, binary=binary), rendered=True)
+            result.problems += check_charts(page, binary=binary)
+        else:
+            result.problems += check_html(page.read_text("utf-8"), rendered=False)
+        if binary and screenshots:
+            png = Path(screenshots) / (doc.replace("/", "__") + ".png")
+            result.screenshot = screenshot(page, png, binary=binary)
+    except (RuntimeError, subprocess.TimeoutExpired) as exc:
+        result.problems.append(str(exc))
+    return result
+
+
 def check_book(
     html_dir: str | os.PathLike[str],
     *,
     toc: str | os.PathLike[str] | None = None,
     screenshots: str | os.PathLike[str] | None = None,
     use_chromium: bool | None = None,
+    jobs: int = 1,
     echo=print,
 ) -> list[PageResult]:
     """Check every page of the TOC in `html_dir`.
 
     `use_chromium` None means "if installed"; False checks the static HTML only; True
-    requires Chromium.
+    requires Chromium. `jobs` pages are checked side by side (each in its own Chromium
+    processes and profile); results are reported in TOC order.
     """
     html_dir = Path(html_dir)
     toc = Path(toc) if toc else _default_toc(html_dir)
@@ -457,29 +479,21 @@ def check_book(
         raise RuntimeError("chromium is not installed (apt-get install chromium)")
     if use_chromium is False:
         binary = None
+    if int(jobs) < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs!r}")
+    from concurrent.futures import ThreadPoolExecutor
+
     results = []
-    for doc in toc_pages(toc):
-        page = html_dir / f"{doc}.html"
-        result = PageResult(doc, page)
-        results.append(result)
-        if not page.is_file():
-            result.problems.append(f"missing page {page}")
-        else:
-            try:
-                if binary:
-                    result.problems += check_html(render(page, binary=binary), rendered=True)
-                    result.problems += check_charts(page, binary=binary)
-                else:
-                    result.problems += check_html(page.read_text("utf-8"), rendered=False)
-                if binary and screenshots:
-                    png = Path(screenshots) / (doc.replace("/", "__") + ".png")
-                    result.screenshot = screenshot(page, png, binary=binary)
-            except (RuntimeError, subprocess.TimeoutExpired) as exc:
-                result.problems.append(str(exc))
-        status = "ok" if result.ok else "FAILED"
-        echo(f"[pagecheck] {status:6} {doc}", flush=True)
-        for problem in result.problems:
-            echo(f"           - {problem}", flush=True)
+    with ThreadPoolExecutor(max_workers=int(jobs)) as pool:
+        checked = pool.map(
+            lambda doc: _check_page(doc, html_dir, binary, screenshots), toc_pages(toc)
+        )
+        for result in checked:
+            results.append(result)
+            status = "ok" if result.ok else "FAILED"
+            echo(f"[pagecheck] {status:6} {result.doc}", flush=True)
+            for problem in result.problems:
+                echo(f"           - {problem}", flush=True)
     return results
 
 
@@ -504,13 +518,20 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="check the static HTML only (no rendering, no screenshots)",
     )
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="pages checked side by side (default 1)"
+    )
     args = parser.parse_args(argv)
     use = False if args.no_chromium else True
     try:
         results = check_book(
-            args.html, toc=args.toc, screenshots=args.screenshots or None, use_chromium=use
+            args.html,
+            toc=args.toc,
+            screenshots=args.screenshots or None,
+            use_chromium=use,
+            jobs=args.jobs,
         )
-    except RuntimeError as exc:
+    except (RuntimeError, ValueError) as exc:
         print(f"pagecheck: {exc}", file=sys.stderr)
         return 2
     bad = [r for r in results if not r.ok]

@@ -40,6 +40,9 @@ MATHJAX_ES5 := $(NPM_MODULES)/mathjax/es5
 # the kernels papermill and nbval start run `python` from PATH: make it the venv's
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 export PYTHONHASHSEED := 0
+# chapters and test workers run side by side: OpenMP threads sleep instead of spinning while
+# they wait, so they do not starve each other (benchmarks/bench_omp_wait.py; same results)
+export OMP_WAIT_POLICY := PASSIVE
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 

@@ -324,14 +324,19 @@ def test_schedule_starts_the_longest_and_the_untimed_first(book: Path) -> None:
 def test_kernel_environment_is_reentrant_and_restores(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", "/usr/bin")
     monkeypatch.delenv("PYTHONHASHSEED", raising=False)
+    monkeypatch.delenv("OMP_WAIT_POLICY", raising=False)
     with chapters._kernel_environment():
         inner_path = os.environ["PATH"]
         with chapters._kernel_environment():
             assert os.environ["PATH"] == inner_path  # not prepended twice
         assert os.environ["PATH"] == inner_path
         assert os.environ["PYTHONHASHSEED"] == "0"
+        assert os.environ["OMP_WAIT_POLICY"] == "PASSIVE"
     assert os.environ["PATH"] == "/usr/bin"
-    assert "PYTHONHASHSEED" not in os.environ
+    assert "PYTHONHASHSEED" not in os.environ and "OMP_WAIT_POLICY" not in os.environ
+    monkeypatch.setenv("OMP_WAIT_POLICY", "ACTIVE")  # a user's own choice is kept
+    with chapters._kernel_environment():
+        assert os.environ["OMP_WAIT_POLICY"] == "ACTIVE"
 
 
 # ---- staging and the TOC --------------------------------------------------------------------

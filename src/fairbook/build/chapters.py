@@ -422,8 +422,11 @@ _saved_environment: dict[str, str | None] = {}
 @contextlib.contextmanager
 def _kernel_environment() -> Iterator[None]:
     """Environment the kernels inherit: this interpreter's ``bin`` first on PATH (the
-    ``python3`` kernelspec runs plain ``python``) and a fixed hash seed (set order is part of
-    what nbval compares).
+    ``python3`` kernelspec runs plain ``python``), a fixed hash seed (set order is part of
+    what nbval compares) and ``OMP_WAIT_POLICY=PASSIVE`` unless set: chapters run side by
+    side, and OpenMP threads that spin while they wait starve the other chapter's threads
+    (``benchmarks/bench_omp_wait.py``); the policy changes when a thread sleeps, not the
+    order of any sum, so results are bit for bit the same.
 
     Re-entrant and thread-safe: chapters executed side by side (:func:`execute_book` with
     ``jobs > 1``) share one set-up, made by the first and undone by the last."""
@@ -431,9 +434,12 @@ def _kernel_environment() -> Iterator[None]:
     bindir = str(Path(sys.executable).parent)
     with _ENVIRONMENT_LOCK:
         if _environment_depth == 0:
-            saved = {key: os.environ.get(key) for key in ("PATH", "PYTHONHASHSEED")}
+            saved = {
+                key: os.environ.get(key) for key in ("PATH", "PYTHONHASHSEED", "OMP_WAIT_POLICY")
+            }
             os.environ["PATH"] = bindir + os.pathsep + os.environ.get("PATH", "")
             os.environ.setdefault("PYTHONHASHSEED", "0")
+            os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
             _saved_environment = saved
         _environment_depth += 1
     try:

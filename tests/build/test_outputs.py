@@ -284,4 +284,9 @@ def test_command_line(tmp_path, capsys):
     assert out.main(["check", *args]) == 1
     assert "differs" in capsys.readouterr().out
     assert out.main(["bogus"]) == 2
+    # an empty folder and a broken executed copy end in one line, not a pass or a traceback
+    assert out.main(["check", str(tmp_path / "none"), str(references), str(SANITIZE)]) == 1
+    chapter.write_text("{not json", "utf-8")
+    assert out.main(["check", *args]) == 1
+    assert capsys.readouterr().err.count("error:") == 2
     assert out.main(["write", str(tmp_path / "none"), str(references), str(SANITIZE)]) == 1

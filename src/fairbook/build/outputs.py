@@ -418,19 +418,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(main.__doc__, file=sys.stderr)
         return 2
     action, executed_dir, reference_dir, sanitize = args
-    if action == "write":
-        try:
+    try:
+        if action == "write":
             written = write_references(Path(executed_dir), Path(reference_dir), sanitize=sanitize)
-        except ValueError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 1
-        print(f"wrote {len(written)} references to {reference_dir}")
-        return 0
-    failed = 0
-    for path in sorted(Path(executed_dir).glob("*.ipynb")):
-        problems = check_references(path, Path(reference_dir), sanitize=sanitize)
-        failed += bool(problems)
-        print(f"{path.stem}: " + ("ok" if not problems else "\n".join(problems)))
+            print(f"wrote {len(written)} references to {reference_dir}")
+            return 0
+        notebooks = sorted(Path(executed_dir).glob("*.ipynb"))
+        if not notebooks:
+            raise ValueError(f"no executed chapters in {executed_dir}: run make html first")
+        failed = 0
+        for path in notebooks:
+            problems = check_references(path, Path(reference_dir), sanitize=sanitize)
+            failed += bool(problems)
+            print(f"{path.stem}: " + ("ok" if not problems else "\n".join(problems)))
+    except (OSError, ValueError) as exc:  # unreadable files and bad JSON end in one line
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     return 1 if failed else 0
 
 

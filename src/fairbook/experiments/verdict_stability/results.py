@@ -491,6 +491,16 @@ def advice(
 _UNCERTAINTY_RATIOS = ("F_Epis", "F_Alea", "F_Pred")
 
 
+def _ratio_unfair(values) -> np.ndarray:
+    """Seed 000's verdict on ratio measures: unfair (1.0) when ``|F − 1| > 0.2``, NaN where
+    ``F`` is undefined."""
+    return verdicts(
+        np.asarray(values, dtype=np.float64) - 1.0,
+        rule="difference",
+        threshold=seed000.FLAG_THRESHOLD,
+    )
+
+
 def uncertainty_flip_table(study: pd.DataFrame, *, base_cell: str = "chapter") -> pd.DataFrame:
     """The BNN family's verdicts under two sources: seed 000's ratio measures on COMPAS and
     Adult, from chapter 04's sensitivity study (its recording, or a build's slice).
@@ -537,13 +547,7 @@ def uncertainty_flip_table(study: pd.DataFrame, *, base_cell: str = "chapter") -
     ]
     if base_cell not in set(rows["cell"]):
         raise ValueError(f"cell {base_cell!r} is not in the study frame (COMPAS or Adult rows)")
-    rows = rows.assign(
-        unfair=verdicts(
-            rows["value"].to_numpy(np.float64) - 1.0,
-            rule="difference",
-            threshold=seed000.FLAG_THRESHOLD,
-        )
-    )
+    rows = rows.assign(unfair=_ratio_unfair(rows["value"]))
     out = []
     for (dataset, attribute, measure), part in rows.groupby(
         ["dataset", "role", "measure"], sort=False
@@ -706,12 +710,7 @@ def bnn_flip_table(values: pd.DataFrame) -> pd.DataFrame:
     missing = sorted(need - set(values.columns))
     if missing:
         raise ValueError(f"the values frame has no column(s) {missing}")
-    unfair = verdicts(
-        values["value"].to_numpy(np.float64) - 1.0,
-        rule="difference",
-        threshold=seed000.FLAG_THRESHOLD,
-    )
-    rows = values.assign(unfair=unfair)
+    rows = values.assign(unfair=_ratio_unfair(values["value"]))
     out = []
     for (dataset, attribute, measure), part in rows.groupby(
         ["dataset", "attribute", "measure"], sort=False

@@ -166,7 +166,11 @@ def _run(args: argparse.Namespace) -> int:
         arg("chapter", help="chapter number, stem or topic (e.g. 03)"),
         arg("recording", nargs="?", help="which recording (default: list them)"),
         arg("--units", nargs="+", help="only these units (default: all not yet recorded)"),
-        arg("--profile", choices=("fast", "full"), default="full", help="default full"),
+        arg(
+            "--profile",
+            default="full",
+            help="fast, full, or another profile the chapter defines (08: decisive); default full",
+        ),
         arg("--seed", type=int, default=0, help="the chapter's seed (default 0)"),
         arg("--n-jobs", type=int, default=1, help="units run side by side (default 1)"),
         arg("--into", help="another folder than the package's recorded/ (default)"),
@@ -187,11 +191,15 @@ def _record(args: argparse.Namespace) -> int:
     chapter = chapters.resolve(args.chapter, chapters.discover())
     package = importlib.import_module(f"fairbook.experiments.{chapter.topic}")
     available = getattr(package, "RECORDINGS", {})
+    try:
+        profile_settings = package.settings(args.profile)
+    except ValueError as exc:  # an unknown profile
+        raise UsageError(f"{chapter.slug}: {exc}") from None
     if not args.recording:
         if not available:
             print(f"{chapter.slug}: nothing to record")
         for name, recordable in available.items():
-            config = {"seed": args.seed, **package.settings(args.profile)}
+            config = {"seed": args.seed, **profile_settings}
             try:
                 state = recordings.load(chapter.slug, recordable, settings=config, root=args.into)
             except ValueError as exc:  # a corrupt provenance file
@@ -206,7 +214,7 @@ def _record(args: argparse.Namespace) -> int:
     if args.n_jobs == 0:
         raise UsageError("--n-jobs must not be 0 (1 = one at a time, -1 = all cores)")
     recordable = available[args.recording]
-    config = {"seed": args.seed, **package.settings(args.profile), "n_jobs": args.n_jobs}
+    config = {"seed": args.seed, **profile_settings, "n_jobs": args.n_jobs}
     try:
         written = recordings.record(
             chapter.slug, recordable, config, units=args.units, root=args.into, progress=None

@@ -48,11 +48,14 @@ from .results import (
 )
 from .runs import (
     COST_RECORDING,
+    DECISIVE_RECORDING,
     PTN_RECORDING,
     RECORDINGS,
     RunResult,
     cost_recorded_unit,
     cost_recorded_units,
+    decisive_recorded_unit,
+    decisive_recorded_units,
     make_data,
     ptn_recorded_unit,
     ptn_recorded_units,
@@ -70,6 +73,7 @@ from .settings import (
 
 __all__ = [
     "COST_RECORDING",
+    "DECISIVE_RECORDING",
     "DEPARTURES",
     "FAN_BANDS",
     "FanGrid",
@@ -88,6 +92,8 @@ __all__ = [
     "cost_recording",
     "cost_table",
     "crps_check",
+    "decisive_recorded_unit",
+    "decisive_recorded_units",
     "equal_compute_table",
     "fan_chart",
     "fan_chart_static",

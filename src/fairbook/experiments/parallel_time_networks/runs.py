@@ -4,6 +4,7 @@ baselines, run by run.
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 
@@ -23,6 +24,7 @@ from fairbook.forecasting.baselines import (
 from fairbook.forecasting.darts import evaluate_crps, make_evaluate, train_darts
 from fairbook.forecasting.ptn import PTN
 from fairbook.forecasting.search import genetic_search, search_history
+from fairbook.forecasting.space import sample
 from fairbook.forecasting.windows import lorenz_pipeline, warm_start_split
 from fairbook.papers.seed003 import LORENZ_PROTOCOL
 from fairbook.parallel import check_n_jobs, ordered_map
@@ -33,11 +35,14 @@ from .settings import search_space
 
 __all__ = [
     "COST_RECORDING",
+    "DECISIVE_RECORDING",
     "PTN_RECORDING",
     "RECORDINGS",
     "RunResult",
     "cost_recorded_unit",
     "cost_recorded_units",
+    "decisive_recorded_unit",
+    "decisive_recorded_units",
     "make_data",
     "stage_costs",
     "ptn_recorded_unit",
@@ -80,6 +85,7 @@ class RunResult:
     seconds: dict = field(default_factory=dict)
     budget: pd.DataFrame | None = None  # test CRPS after each final-training cycle
     curves: pd.DataFrame | None = None  # PTN's final-training epochs (losses, op weights)
+    phases: pd.DataFrame | None = None  # test CRPS of PTN and TiDE per window after each phase
 
 
 def tide_epochs_per_cycle(config: dict, n_train: int) -> int:
@@ -111,6 +117,12 @@ def run_once(data: dict, config: dict, *, run: int = 0, progress=None) -> RunRes
     updates, and all three models are scored on the rest. ``config["device"]`` (default
     ``"cpu"``) is where the networks train; ``config["score_windows"]`` scores the search's
     candidates on a fixed random subset of each genetic partition (``None``: all windows).
+
+    With ``config["search"]`` false (the ablation "no search"; default true) there is no
+    genetic search and no candidate is trained: the final network is one agent drawn
+    uniformly from the search space with the run's seed (architecture genes and optimiser
+    genes alike), trained exactly as a searched agent is. ``search`` is then ``None`` and
+    ``history`` empty.
     """
     if int(config["final_cycles"]) < 1:
         raise ValueError(f"final_cycles must be at least 1; got {config['final_cycles']!r}")
@@ -122,32 +134,14 @@ def run_once(data: dict, config: dict, *, run: int = 0, progress=None) -> RunRes
     timings = {}
     with _Threads(config["threads"]):
         tick = time.perf_counter()
-        evaluate = make_evaluate(
-            w["neural_train"],
-            w["neural_val"],
-            w["genetic_train"],
-            w["genetic_val"],
-            n_quantiles=c,
-            epochs=config["epochs"],
-            batch_size=LORENZ_PROTOCOL["batch_size"],
-            score_windows=config.get("score_windows"),
-            score_seed=seed,
-            device=device,
-        )
-        result = genetic_search(
-            search_space(config),
-            evaluate,
-            population=config["population"],
-            generations=config["generations"],
-            patience=config["patience"],
-            elite_every=config["elite_every"],
-            n_elite=config["n_elite"],
-            seed=seed,
-            progress=progress,
-        )
+        if config.get("search", True):
+            result = _search(w, config, seed, c, device, progress)
+            agent = result.best.agent
+        else:
+            result = None
+            agent = sample(search_space(config), np.random.default_rng(seed))
         timings["search"] = time.perf_counter() - tick
 
-        agent = result.best.agent
         test = w["test"]
         if warm_fraction > 0:
             warm, test = warm_start_split(test, warm_fraction)
@@ -155,6 +149,7 @@ def run_once(data: dict, config: dict, *, run: int = 0, progress=None) -> RunRes
         tide = TiDE(n_quantiles=c, hidden=config["tide_hidden"], seed=seed).to(device)
         tide_epochs = tide_epochs_per_cycle(config, len(w["neural_train"]))
         budget, curves, timings["final PTN"], timings["TiDE"] = [], [], 0.0, 0.0
+        phase_scores = []
         updates = 0
         phases = [("cycle", cycle) for cycle in range(config["final_cycles"])]
         if warm_fraction > 0:
@@ -187,6 +182,11 @@ def run_once(data: dict, config: dict, *, run: int = 0, progress=None) -> RunRes
             timings["TiDE"] += time.perf_counter() - tick
             updates += epochs * LORENZ_PROTOCOL["weight_steps"]
             curves.append(history.assign(cycle=cycle + 1, phase=phase))
+            phase_scores.append(
+                pd.DataFrame(
+                    {"cycle": cycle + 1, "window": np.arange(len(test)), "PTN": crps_ptn}
+                ).assign(TiDE=crps_tide)
+            )
             budget.append(
                 {
                     "cycle": cycle + 1,
@@ -220,7 +220,7 @@ def run_once(data: dict, config: dict, *, run: int = 0, progress=None) -> RunRes
         run=run,
         seed=seed,
         search=result,
-        history=search_history(result),
+        history=search_history(result) if result is not None else pd.DataFrame(),
         agent=dict(agent),
         operations=operations,
         crps=scores,
@@ -228,6 +228,34 @@ def run_once(data: dict, config: dict, *, run: int = 0, progress=None) -> RunRes
         seconds=timings,
         budget=budget.set_index("cycle"),
         curves=curves,
+        phases=pd.concat(phase_scores, ignore_index=True),
+    )
+
+
+def _search(w: dict, config: dict, seed: int, c: int, device, progress):
+    """Algorithm 2 with DARTS inside, on the four search partitions of ``w``."""
+    evaluate = make_evaluate(
+        w["neural_train"],
+        w["neural_val"],
+        w["genetic_train"],
+        w["genetic_val"],
+        n_quantiles=c,
+        epochs=config["epochs"],
+        batch_size=LORENZ_PROTOCOL["batch_size"],
+        score_windows=config.get("score_windows"),
+        score_seed=seed,
+        device=device,
+    )
+    return genetic_search(
+        search_space(config),
+        evaluate,
+        population=config["population"],
+        generations=config["generations"],
+        patience=config["patience"],
+        elite_every=config["elite_every"],
+        n_elite=config["n_elite"],
+        seed=seed,
+        progress=progress,
     )
 
 
@@ -342,6 +370,80 @@ PTN_RECORDING = Recordable(
 )
 
 
+def decisive_recorded_units(config: dict) -> list[str]:
+    """The decisive recording's units: ``"run0"`` … then the ablation ``"nosearch0"`` ….
+
+    Unit ``nosearchR`` is run ``R`` without the search (:func:`run_once` with ``search``
+    false): the same data, seed, final training, warm start and baselines, with a random
+    agent in place of the searched one.
+
+    Examples
+    --------
+    >>> decisive_recorded_units({"runs": 2})
+    ['run0', 'run1', 'nosearch0', 'nosearch1']
+    """
+    runs = range(int(config["runs"]))
+    return [f"run{r}" for r in runs] + [f"nosearch{r}" for r in runs]
+
+
+def decisive_recorded_unit(unit: str, config: dict) -> pd.DataFrame:
+    """One run of the decisive recording as one long table with a ``kind`` column.
+
+    * ``kind == "window"``: one row per scored test window and phase (``cycle`` 1 … the
+      final cycles, then the warm start): ``system, start, t`` and the CRPS of ``PTN, TiDE``
+      after that phase, and ``Det.`` (which does not train);
+    * ``kind == "epoch"``: one row per final-training epoch of PTN: ``weight updates,
+      train_loss, val_loss`` and the DARTS operation weights ``weight:<subspace>/<op>``;
+    * ``kind == "phase"``: one row per phase: ``weight updates`` so far, the wall seconds of
+      PTN's and TiDE's training and scoring so far, and the search's seconds and the final
+      agent's ``hidden_size``.
+
+    Every row carries ``run`` and ``search`` (false for the ``nosearch`` ablation). The wall
+    seconds change from machine to machine; everything else equals the same run of
+    :func:`run_once` bit for bit on the same machine.
+    """
+    match = re.fullmatch(r"(run|nosearch)(\d+)", unit)
+    if match is None:
+        raise ValueError(f"unit must look like 'run0' or 'nosearch0'; got {unit!r}")
+    search, run = match.group(1) == "run", int(match.group(2))
+    config = {**config, "search": search}
+    data = make_data(config, progress=False)
+    result = run_once(data, config, run=run, progress=False)
+    test = data["windows"]["test"]
+    if float(config.get("warm_start") or 0.0) > 0:
+        test = warm_start_split(test, float(config["warm_start"]))[1]
+    window = result.phases.assign(
+        kind="window",
+        system=test.system[result.phases["window"]],
+        start=test.start[result.phases["window"]],
+        t=test.t[result.phases["window"]],
+        **{"Det.": result.crps["Det."].to_numpy()[result.phases["window"]]},
+    ).drop(columns="window")
+    epoch = result.curves.assign(kind="epoch")
+    phase = result.budget.reset_index()[
+        ["cycle", "phase", "weight updates", "PTN seconds", "TiDE seconds"]
+    ].assign(
+        kind="phase",
+        **{"search seconds": result.seconds["search"]},
+        hidden_size=int(result.agent["hidden_size"]),
+    )
+    table = pd.concat([window, epoch, phase], ignore_index=True)
+    return table.assign(run=run, search=search)
+
+
+#: The decisive profile (``settings("decisive")``): the largest budget of the thesis'
+#: protocol that fits a few hours on 2 cores with 7 runs, plus the ablation without search.
+DECISIVE_RECORDING = Recordable(
+    name="decisive",
+    units=decisive_recorded_units,
+    run=decisive_recorded_unit,
+    depends=PTN_RECORDING.depends,
+    parameters=PTN_RECORDING.parameters,
+    description="Table 5.2's chaos protocol at the decisive profile, 7 runs, and the same runs "
+    "without the search",
+)
+
+
 #: CPU seconds per DARTS epoch and per scored window at each hidden size (the full profile's
 #: cost, measured here and extrapolated in the chapter).
 COST_RECORDING = Recordable(
@@ -366,4 +468,6 @@ COST_RECORDING = Recordable(
 )
 
 #: Everything ``fairbook record 08`` can record, by name.
-RECORDINGS = {COST_RECORDING.name: COST_RECORDING, PTN_RECORDING.name: PTN_RECORDING}
+RECORDINGS = {
+    recording.name: recording for recording in (COST_RECORDING, DECISIVE_RECORDING, PTN_RECORDING)
+}

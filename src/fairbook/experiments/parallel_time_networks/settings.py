@@ -22,6 +22,14 @@ __all__ = ["DEPARTURES", "PROFILES", "search_space", "settings"]
 #: scored on a fixed random subset of ``score_windows`` windows of each genetic partition.
 #: ``device`` is where the networks train: ``"cpu"``, ``"cuda"``, or ``"auto"`` (the full
 #: profile: ``"cuda"`` when torch sees a GPU, else ``"cpu"``; :func:`settings` resolves it).
+#:
+#: ``decisive`` is the largest budget of the thesis' protocol that fits a few hours on 2 CPU
+#: cores with its seven runs (recorded by ``fairbook record 08 decisive --profile decisive
+#: --n-jobs 2``): 30 DARTS epochs per candidate and per final cycle, the warm start, the
+#: five-way partition and seven runs as the thesis states them; a smaller world (6 systems ×
+#: 6 initial conditions per partition, windows every 4th step), the two smallest hidden
+#: sizes of the fast profile, and a search of 6 agents for up to 3 generations, each scored
+#: on 512 windows of each genetic partition.
 PROFILES = {
     "fast": {
         "n_systems": 3,
@@ -46,6 +54,32 @@ PROFILES = {
         "n_quantiles": LORENZ_PROTOCOL["n_quantiles"],
         "score_windows": None,
         "warm_start": 0.0,
+        "warm_epochs": LORENZ_PROTOCOL["epochs"],
+        "device": "cpu",
+    },
+    "decisive": {
+        "n_systems": 6,
+        "n_initial": 6,
+        "stride": 4,
+        "integrator": "rk4",
+        "hidden_sizes": (24, 48),
+        "population": 6,
+        "generations": 3,
+        "patience": 2,
+        "elite_every": 2,
+        "n_elite": 1,
+        "epochs": LORENZ_PROTOCOL["epochs"],
+        "final_epochs": LORENZ_PROTOCOL["epochs"],
+        "final_cycles": 3,
+        "tide_hidden": 256,
+        "runs": LORENZ_PROTOCOL["runs"],
+        "seed": 0,
+        "data_seed": 0,
+        "threads": 1,
+        "n_jobs": 2,
+        "n_quantiles": LORENZ_PROTOCOL["n_quantiles"],
+        "score_windows": 512,
+        "warm_start": 0.2,
         "warm_epochs": LORENZ_PROTOCOL["epochs"],
         "device": "cpu",
     },
@@ -146,6 +180,20 @@ DEPARTURES = pd.DataFrame(
             "a PTN cycle, so there TiDE gets more",
         ),
         ("runs", "seven runs aggregated", "runs differ in every seed but the data's; CRPS pooled"),
+        (
+            "decisive profile",
+            "the protocol above at 50 systems × 125 starts and hidden sizes 72…240",
+            "6 systems × 6 starts, stride 4, hidden sizes 24 and 48, 6 agents × up to 3 "
+            "generations scored on 512 windows, 3 final cycles; 30 epochs, warm start and "
+            "7 runs as stated",
+        ),
+        (
+            "ablations",
+            "none",
+            "each decisive run again without the search (a random agent of the space, the same "
+            "final training); warm start off = the same runs before their warm start; "
+            "second-order DARTS not run",
+        ),
         (
             "ranking",
             "sort(A; f² + f_v²), 'descending'",

@@ -21,8 +21,17 @@ Three measurements on the ``fast`` profile's data (3 systems x 3 starts per part
    candidates' mean CRPS on the subset and on all windows, and how often the subset picks
    the same best candidate.
 
+4. **Could a generation train as one batched model?** ``torch.func.stack_module_state`` +
+   ``vmap`` needs candidates whose parameters have the same shapes. ``--draws`` populations
+   of ``population`` agents are drawn from the profile's space (the first generation of a
+   search is such a draw; later ones mix their parents' genes) and each agent's network is
+   built on the ``meta`` device (no memory): how many distinct parameter-shape signatures a
+   population has, and the largest group of candidates that share one.
+
 Run ``.venv/bin/python benchmarks/bench_ptn_search.py`` (a few minutes on 2 cores); writes
-``benchmarks/results/bench_ptn_search.json``.
+``benchmarks/results/bench_ptn_search.json``. ``--profile decisive`` measures at the decisive
+profile's data and epochs (6 x 6 starts per partition, 30 DARTS epochs) and writes
+``bench_ptn_search_decisive.json``; ``--candidates 0`` skips measurement 3.
 """
 
 from __future__ import annotations
@@ -97,6 +106,32 @@ def _generation(config, data, *, population, score_windows, seed=0):
     )
 
 
+def _shape_groups(config, data, *, population, draws, seed=0) -> dict:
+    """Measurement 4: parameter-shape signatures of random populations (``meta`` device)."""
+    import torch
+
+    w = data["windows"]
+    rng = np.random.default_rng(seed)
+    distinct, largest = [], []
+    for _ in range(draws):
+        signatures = []
+        for _ in range(population):
+            agent = sample(pc.search_space(config), rng)
+            with torch.device("meta"):
+                net = PTN.from_data(agent, w["neural_train"], n_quantiles=config["n_quantiles"])
+            signatures.append(tuple((k, tuple(v.shape)) for k, v in net.state_dict().items()))
+        counts = {s: signatures.count(s) for s in set(signatures)}
+        distinct.append(len(counts))
+        largest.append(max(counts.values()))
+    return {
+        "population": population,
+        "draws": draws,
+        "distinct_signatures_mean": float(np.mean(distinct)),
+        "largest_shared_group_mean": float(np.mean(largest)),
+        "largest_shared_group_max": int(np.max(largest)),
+    }
+
+
 def _fitness(result):
     return sorted((a.id, a.f, a.f_v) for a in result.archive)
 
@@ -108,11 +143,13 @@ def main(argv=None) -> dict:
     parser.add_argument("--candidates", type=int, default=8)
     parser.add_argument("--subset-sizes", type=int, nargs="+", default=[64, 128, 256, 512, 1024])
     parser.add_argument("--subset-seeds", type=int, default=50)
-    parser.add_argument(
-        "--out", default=str(Path(__file__).parent / "results" / "bench_ptn_search.json")
-    )
+    parser.add_argument("--draws", type=int, default=200)
+    parser.add_argument("--profile", default="fast", choices=("fast", "decisive"))
+    parser.add_argument("--out", default=None)
     args = parser.parse_args(argv)
-    config = pc.settings("fast", threads=1)
+    suffix = "" if args.profile == "fast" else f"_{args.profile}"
+    out = args.out or str(Path(__file__).parent / "results" / f"bench_ptn_search{suffix}.json")
+    config = pc.settings(args.profile, threads=1)
     import torch
 
     torch.set_num_threads(1)
@@ -162,9 +199,9 @@ def main(argv=None) -> dict:
         scores.append(evaluate_crps(model, w["genetic_val"]))
     ranking_seconds = time.perf_counter() - start
     scores = np.asarray(scores)
-    full_best = int(np.argmin(scores.mean(axis=1)))
     agreement = {}
-    for size in args.subset_sizes:
+    for size in args.subset_sizes if args.candidates > 1 else ():
+        full_best = int(np.argmin(scores.mean(axis=1)))
         rhos, same = [], []
         for s in range(args.subset_seeds):
             rhos.append(subset_rank_correlation(scores, size, seed=s))
@@ -182,6 +219,7 @@ def main(argv=None) -> dict:
             k: config[k]
             for k in ("n_systems", "n_initial", "stride", "epochs", "hidden_sizes", "threads")
         },
+        "profile_name": args.profile,
         "population": args.population,
         "windows": sizes,
         "data_seconds": data_seconds,
@@ -200,17 +238,20 @@ def main(argv=None) -> dict:
         },
         "ranking": {
             "candidates": args.candidates,
-            "scored_windows": int(scores.shape[1]),
+            "scored_windows": int(scores.shape[1]) if scores.ndim == 2 else 0,
             "subset_seeds": args.subset_seeds,
             "seconds": ranking_seconds,
-            "spread_of_mean_crps": float(np.ptp(scores.mean(axis=1))),
+            "spread_of_mean_crps": float(np.ptp(scores.mean(axis=1))) if len(scores) else None,
             "by_subset_size": agreement,
         },
+        "shape_groups": _shape_groups(
+            config, data, population=pc.settings(args.profile)["population"], draws=args.draws
+        ),
         "identical_fitness_profiled_vs_plain": True,
     }
-    write_result(args.out, result)
+    write_result(out, result)
     print(json.dumps({k: result[k] for k in ("data_seconds", "profile", "speedup")}, indent=2))
-    print(json.dumps(result["ranking"], indent=2))
+    print(json.dumps({k: result[k] for k in ("ranking", "shape_groups")}, indent=2))
     return result
 
 

@@ -373,10 +373,18 @@ def test_record_lists_records_resumes_and_refuses(tmp_path, capsys):
         (("record", "03", "cps", "--units", "n999", "--into", into), "unknown unit"),
         (("record", "03", "cps", "--n-jobs", "0", "--into", into), "--n-jobs"),
         (("record", "99"), "unknown chapter"),
+        (("record", "03", "--profile", "decisive"), "profile must be one of"),
+        (("record", "08", "--profile", "nope"), "'fast', 'decisive', 'full'"),
     ]:
         assert run_cli(*bad) == 2
         err = capsys.readouterr().err
         assert fragment in err and "Traceback" not in err
+
+
+def test_record_takes_a_profile_the_chapter_defines(tmp_path, capsys):
+    assert run_cli("record", "08", "--profile", "decisive", "--into", str(tmp_path)) == 0
+    out = capsys.readouterr().out
+    assert "08_parallel_time_networks/decisive: nothing recorded yet (0 of 14 units)" in out
 
 
 def test_record_with_a_corrupt_provenance_is_one_line(tmp_path, capsys):

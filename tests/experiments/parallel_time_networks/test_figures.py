@@ -58,3 +58,25 @@ def test_interesting_forecasts_on_constructed_quantiles():
         quantiles=np.stack([narrow, wide, gapped]),
     )
     assert pc.interesting_forecasts(run) == {"confident": 0, "multi-modal": 2}
+
+
+def test_decisive_figures_draw_the_recording_and_say_when_it_is_empty(synthetic_decisive):
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from fairbook.recordings import Recording
+
+    recording = synthetic_decisive(runs=3)
+    axes = pc.decisive_curves_plot(pc.decisive_curves(recording))
+    labels = [line.get_label() for line in axes[0].get_lines()]
+    assert labels[:3] == ["PTN (searched)", "PTN (random agent, no search)", "TiDE"]
+    # the searched PTN line is the median over runs of the mean CRPS after each phase
+    curves = pc.decisive_curves(recording)
+    median = curves[curves["search"]].groupby("cycle")["PTN"].median().to_numpy()
+    np.testing.assert_allclose(axes[0].get_lines()[0].get_ydata(), median)
+    ops = pc.decisive_operations_plot(recording)
+    assert [ax.get_title() for ax in ops] == ["history", "forecast_collapse"]
+    empty = Recording("08", "decisive", pd.DataFrame())
+    assert "not recorded" in pc.decisive_curves_plot(pc.decisive_curves(empty))[0].get_title()
+    assert "not recorded" in pc.decisive_operations_plot(empty)[0].get_title()
+    plt.close("all")

@@ -25,3 +25,19 @@ def test_table_5_2_replication_pools_the_runs(study):
     assert sign["verdict"] == ("yes" if np.median(per_run_q2) > 0 else "no")
     per_run = pc.per_run_table(runs)
     assert per_run.shape[0] == 4 and per_run["percent improved"].between(0, 100).all()
+
+
+def test_decisive_table_5_2_judges_the_recorded_runs_beside_the_build(synthetic_decisive):
+    recording = synthetic_decisive(runs=3)
+    build = pc.table_5_2_replication(pc.recorded_runs(recording)[:2])
+    recorded, beside = pc.decisive_table_5_2(recording, build, build_label="fast")
+    expected = pc.table_5_2_replication(pc.recorded_runs(recording))
+    assert recorded["ours"].tolist() == expected["ours"].tolist()
+    assert all("3 of 3 runs recorded" in note for note in recorded["note"])
+    label = pc.decisive_budget(recording)
+    assert label == "decisive (recorded 2026-11-26, abc1234)"
+    assert {f"{label}: verdict", "fast: verdict", "paper"} <= set(beside.columns)
+    recording.provenance[0]["fingerprint"] = "old"
+    stale, _ = pc.decisive_table_5_2(recording, build)
+    assert set(stale["verdict"]) == {"not comparable"}
+    assert pc.decisive_budget(recording).startswith("decisive (stale")

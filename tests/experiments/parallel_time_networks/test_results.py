@@ -165,3 +165,86 @@ def test_equal_compute_gives_tide_no_more_time_than_ptn(study):
     assert table.loc["mean", "PTN CRPS"] == pytest.approx(table["PTN CRPS"].iloc[:-1].mean())
     with pytest.raises(ValueError, match="no runs"):
         pc.equal_compute_table([])
+
+
+# ---- the decisive recording (synthetic tables in its layout, known numbers)
+def test_recorded_runs_take_each_runs_last_phase_or_its_last_cycle(synthetic_decisive):
+    recording = synthetic_decisive(runs=3, cycles=3, warm=True)
+    frame = recording.frame
+    last = pc.recorded_runs(recording)
+    cold = pc.recorded_runs(recording, phase="before warm start")
+    random_agent = pc.recorded_runs(recording, search=False)
+    assert len(last) == len(cold) == len(random_agent) == 3
+    for run, (a, b, c) in enumerate(zip(last, cold, random_agent, strict=True)):
+        rows = frame[(frame["kind"] == "window") & (frame["run"] == run)]
+        mine = rows[rows["search"]]
+        np.testing.assert_array_equal(a["PTN"], mine.loc[mine["cycle"] == 4, "PTN"])
+        np.testing.assert_array_equal(b["PTN"], mine.loc[mine["cycle"] == 3, "PTN"])
+        theirs = rows[~rows["search"]]
+        np.testing.assert_array_equal(c["PTN"], theirs.loc[theirs["cycle"] == 4, "PTN"])
+        assert list(a.columns) == ["PTN", "Det.", "TiDE"]
+    with pytest.raises(ValueError, match="phase"):
+        pc.recorded_runs(recording, phase="first")
+
+
+def test_decision_table_decides_the_skill_of_each_run_with_a_t_interval(synthetic_decisive):
+    from scipy import stats
+
+    recording = synthetic_decisive(runs=6)
+    table = pc.decision_table(recording)
+    runs = pc.recorded_runs(recording)
+    expected = [1 - np.median(r["PTN"]) / np.median(r["Det."]) for r in runs]
+    row = table.loc["PTN vs Normal (Det.): skill Q2"]
+    assert row["mean"] == pytest.approx(np.mean(expected))
+    ci = stats.ttest_1samp(expected, 0.0).confidence_interval(0.95)
+    assert (row["low"], row["high"]) == (pytest.approx(ci.low), pytest.approx(ci.high))
+    assert row["runs above zero"] == sum(e > 0 for e in expected)
+    # the synthetic search is 1.5x better than its random agent in every run, and the warm
+    # start (phase 4 of 4) divides the CRPS by 4/3: both decided for the first named
+    searched = table.loc["search vs no search (PTN): skill Q2"]
+    assert searched["decision"] == "decided: the first wins" and searched["mean"] > 0
+    warm = table.loc["warm start vs none (PTN): skill Q2"]
+    assert warm["mean"] == pytest.approx(0.25) and warm["decision"] == "decided: the first wins"
+    assert set(table["decision"]) <= {
+        "decided: the first wins",
+        "decided: the second wins",
+        "not decided",
+    }
+    assert (table["runs"] == 6).all()
+
+
+def test_decision_table_without_warm_start_or_ablation_leaves_those_rows_out(synthetic_decisive):
+    recording = synthetic_decisive(runs=3, warm=False)
+    frame = recording.frame
+    recording.frame = frame[frame["search"]]
+    table = pc.decision_table(recording)
+    assert not any(name.startswith(("warm", "search", "random")) for name in table.index)
+    assert pc.decision_table(synthetic_decisive(runs=1)).empty
+
+
+def test_decisive_curves_are_the_mean_crps_after_each_phase(synthetic_decisive):
+    recording = synthetic_decisive(runs=2, cycles=2, warm=True)
+    curves = pc.decisive_curves(recording)
+    assert len(curves) == 2 * 2 * 3  # search x runs x phases
+    frame = recording.frame
+    rows = frame[(frame["kind"] == "window") & (frame["run"] == 1) & frame["search"]]
+    got = curves[(curves["run"] == 1) & curves["search"] & (curves["cycle"] == 2)]
+    assert got["PTN"].item() == pytest.approx(rows.loc[rows["cycle"] == 2, "PTN"].mean())
+    assert curves["phase"].tolist()[:3] == ["cycle", "cycle", "warm start"]
+
+
+def test_decisive_runs_table_and_the_answer_come_from_the_recording(synthetic_decisive):
+    recording = synthetic_decisive(runs=4)
+    runs = pc.decisive_runs_table(recording)
+    assert list(runs.index) == [0, 1, 2, 3]
+    assert runs[("search", "hidden size")].tolist() == [24, 48, 24, 48]
+    assert (runs[("search", "unit minutes")] == 1.0).all()
+    assert (runs[("no search", "PTN")] > runs[("search", "PTN")]).all()
+    decisions = pc.decision_table(recording)
+    text = pc.decisive_answer_markdown(recording, decisions, pc.decisive_curves(recording))
+    assert "4 runs recorded" in text and "**the searched agent wins**" in text
+    # the last cycle (2 -> 3) divides the synthetic CRPS by 3/2: a third off
+    assert "fell by 33.3 %" in text
+    recording.provenance[0]["fingerprint"] = "old"
+    stale = pc.decisive_answer_markdown(recording, decisions, pc.decisive_curves(recording))
+    assert stale.startswith("**The recording is stale**")

@@ -10,6 +10,8 @@ from .runs import RunResult
 
 __all__ = [
     "attractor_plot",
+    "decisive_curves_plot",
+    "decisive_operations_plot",
     "fan_chart",
     "interesting_forecasts",
     "search_plot",
@@ -177,3 +179,95 @@ def fan_chart(data: dict, run: RunResult, index: int, *, ax=None, title: str = "
     )
     ax.legend(fontsize=7, loc="upper left")
     return ax
+
+
+def decisive_curves_plot(curves: pd.DataFrame, *, axes=None):
+    """Learning curves of the decisive recording (:func:`~.results.decisive_curves`): the
+    mean test CRPS of PTN (searched and, dashed, without search), TiDE and the Normal
+    baseline after every phase, against weight updates (left) and against the wall seconds
+    each model has used (right). Lines are medians over runs, bands their range.
+
+    Examples
+    --------
+    >>> curves = pd.DataFrame({"search": [True, True], "run": [0, 0], "cycle": [1, 2],
+    ...     "phase": ["cycle", "cycle"], "weight updates": [300, 600],
+    ...     "PTN seconds": [10.0, 20.0], "TiDE seconds": [1.0, 2.0], "PTN": [0.3, 0.2],
+    ...     "TiDE": [0.25, 0.2], "Det.": [0.15, 0.15]})
+    >>> axes = decisive_curves_plot(curves)
+    >>> axes[0].get_xlabel()
+    'weight updates of the final network'
+    """
+    if axes is None:
+        _, axes = plt.subplots(1, 2, figsize=(12, 4), sharey=True)
+    if curves.empty:
+        axes[0].set_title("the decisive profile is not recorded yet")
+        return axes
+    lines = [
+        ("PTN", True, "PTN (searched)", "C0", "-"),
+        ("PTN", False, "PTN (random agent, no search)", "C0", "--"),
+        ("TiDE", True, "TiDE", "C1", "-"),
+    ]
+    for ax, x_of in zip(axes, ("updates", "seconds"), strict=True):
+        for model, search, label, color, style in lines:
+            rows = curves[curves["search"] == search]
+            if rows.empty:
+                continue
+            x_column = "weight updates" if x_of == "updates" else f"{model} seconds"
+            by_cycle = rows.groupby("cycle")
+            x = by_cycle[x_column].median()
+            y = by_cycle[model]
+            ax.plot(x, y.median(), style, color=color, marker="o", ms=3, label=label)
+            ax.fill_between(x, y.min(), y.max(), color=color, alpha=0.15 if search else 0.07)
+        normal = curves.loc[curves["search"], "Det."].median()
+        ax.axhline(normal, color="0.3", ls=":", label="Normal baseline (Det.)")
+        ax.set_xlabel(
+            "weight updates of the final network"
+            if x_of == "updates"
+            else "wall seconds of the model's final training and scoring (median over runs)"
+        )
+        ax.legend(fontsize=7)
+    axes[0].set_ylabel("test CRPS (mean over windows)")
+    axes[0].set_title("against updates (the last point is the warm start)", fontsize=9)
+    axes[1].set_title("against the wall time each model used", fontsize=9)
+    return axes
+
+
+def decisive_operations_plot(recording, *, axes=None):
+    """DARTS operation weights of the decisive recording's searched final networks, epoch
+    by epoch (median over runs, band: range), one panel per mixed layer. Equal weights
+    (1/3, 1/2) mean the architecture search inside the network has not chosen.
+
+    Examples
+    --------
+    >>> from fairbook.recordings import Recording
+    >>> frame = pd.DataFrame({"kind": ["epoch"] * 2, "search": [True] * 2, "run": [0, 0],
+    ...     "weight updates": [10, 20], "weight:history/attention": [0.5, 0.6],
+    ...     "weight:history/conv1d": [0.5, 0.4]})
+    >>> axes = decisive_operations_plot(Recording("08", "decisive", frame))
+    >>> axes[0].get_title()
+    'history'
+    """
+    epochs = recording.frame
+    if epochs.empty:
+        if axes is None:
+            _, axes = plt.subplots(figsize=(4, 3))
+        axes = np.atleast_1d(axes)
+        axes[0].set_title("the decisive profile is not recorded yet")
+        return axes
+    epochs = epochs[(epochs["kind"] == "epoch") & epochs["search"].astype(bool)]
+    columns = [c for c in epochs.columns if c.startswith("weight:") and epochs[c].notna().any()]
+    subspaces = list(dict.fromkeys(c.split(":", 1)[1].split("/")[0] for c in columns))
+    if axes is None:
+        _, axes = plt.subplots(1, len(subspaces), figsize=(4 * len(subspaces), 3.2), sharey=True)
+    axes = np.atleast_1d(axes)
+    for ax, subspace in zip(axes, subspaces, strict=True):
+        for i, column in enumerate(c for c in columns if c.startswith(f"weight:{subspace}/")):
+            by_update = epochs.groupby("weight updates")[column]
+            x = by_update.median().index
+            ax.plot(x, by_update.median(), color=f"C{i}", label=column.split("/")[-1])
+            ax.fill_between(x, by_update.min(), by_update.max(), color=f"C{i}", alpha=0.15)
+        ax.set_title(subspace)
+        ax.set_xlabel("weight updates of the final network")
+        ax.legend(fontsize=7)
+    axes[0].set_ylabel("operation weight softmax(α)")
+    return axes

@@ -8,13 +8,24 @@ import pandas as pd
 from fairbook.forecasting.skill import table_5_2
 from fairbook.papers.seed003 import TABLE_5_2_CHAOS
 from fairbook.recordings import Recording, load
-from fairbook.replication import Interval, Row, SameSign, replication_table
+from fairbook.replication import (
+    Interval,
+    Row,
+    SameSign,
+    at_recorded_budget,
+    by_budget,
+    replication_table,
+)
 
-from .runs import COST_RECORDING, PTN_RECORDING, RunResult
+from .results import recorded_runs
+from .runs import COST_RECORDING, DECISIVE_RECORDING, PTN_RECORDING, RunResult
 
 __all__ = [
     "PAPER_SOURCES",
     "cost_recording",
+    "decisive_budget",
+    "decisive_recording",
+    "decisive_table_5_2",
     "ptn_recording",
     "recorded_table_5_2",
     "table_5_2_replication",
@@ -110,3 +121,48 @@ def recorded_table_5_2(recording: Recording) -> pd.DataFrame:
         return pd.DataFrame()
     frames = [g[["PTN", "Det.", "TiDE"]] for _, g in recording.frame.groupby("run", sort=True)]
     return table_5_2_replication(frames)
+
+
+def decisive_recording(config: dict, *, root=None) -> Recording:
+    """The recorded decisive profile (``fairbook record 08 decisive --profile decisive``)."""
+    return load(_CHAPTER, DECISIVE_RECORDING, settings=config, root=root)
+
+
+def decisive_budget(recording: Recording) -> str:
+    """The ledger's budget label of the decisive recording (its profile, state, dates, commits).
+
+    Examples
+    --------
+    >>> decisive_budget(Recording("08", "decisive", pd.DataFrame()))
+    'decisive (not recorded)'
+    """
+    return "decisive " + recording.budget.removeprefix("full ")
+
+
+def decisive_table_5_2(
+    recording: Recording, build: pd.DataFrame, *, build_label: str = "this build (fast)"
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Table 5.2's chaos columns judged on the decisive recording's searched runs, and the
+    same rows beside this build's (paper | decisive (recorded) | this build).
+
+    Returns ``(recorded, beside)``: the recorded rows as a replication table (for the
+    ledger; empty when nothing is recorded; every row *not comparable* when the recording
+    is stale), and :func:`fairbook.replication.by_budget` of both budgets.
+
+    Examples
+    --------
+    >>> recorded, beside = decisive_table_5_2(Recording("08", "decisive", pd.DataFrame()),
+    ...                                       replication_table([]))
+    >>> recorded.empty
+    True
+    """
+    runs = recorded_runs(recording)
+    if runs:
+        note = f"{len(runs)} of {recording.expected // 2 if recording.expected else '?'} runs"
+        recorded = at_recorded_budget(
+            table_5_2_replication(runs), note=f"{note} recorded", stale=recording.stale
+        )
+    else:
+        recorded = replication_table([])
+    beside = by_budget({decisive_budget(recording): recorded, build_label: build})
+    return recorded, beside

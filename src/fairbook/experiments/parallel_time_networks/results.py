@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -9,7 +11,7 @@ from fairbook.forecasting import crps as crps_module
 from fairbook.forecasting.baselines import (
     lead_time_mae,
 )
-from fairbook.forecasting.skill import percent_improved, skill_quartiles
+from fairbook.forecasting.skill import percent_improved, skill_quartiles, skill_score
 from fairbook.forecasting.space import Choice
 from fairbook.papers.seed003 import LORENZ_PROTOCOL, PTN_COST, TABLE_5_2_CHAOS
 
@@ -23,11 +25,16 @@ __all__ = [
     "cost_markdown",
     "cost_table",
     "crps_check",
+    "decision_table",
+    "decisive_answer_markdown",
+    "decisive_curves",
+    "decisive_runs_table",
     "equal_compute_table",
     "nvar_error_table",
     "operation_table",
     "partition_table",
     "per_run_table",
+    "recorded_runs",
     "space_table",
     "summary_markdown",
     "window_counts",
@@ -481,3 +488,276 @@ def cost_markdown(table: pd.DataFrame, config: dict, *, hours: float = 4.0, core
         "cores cannot decide the comparison; the recording (`fairbook record 08 ptn`) is the "
         "way, on a GPU or over days."
     )
+
+
+# ----------------------------------------------------------------------------- recorded runs
+def _rows(recording, kind: str) -> pd.DataFrame:
+    frame = recording.frame
+    if frame.empty:
+        return frame
+    return frame[frame["kind"] == kind]
+
+
+def recorded_runs(recording, *, search: bool = True, phase: str = "last") -> list[pd.DataFrame]:
+    """The decisive recording's test CRPS, one table (``PTN, Det., TiDE``) per run.
+
+    Parameters
+    ----------
+    recording : fairbook.recordings.Recording
+        Of :data:`~.runs.DECISIVE_RECORDING`.
+    search : bool, default True
+        The searched runs, or (False) the ablation with a random agent.
+    phase : {"last", "before warm start"}
+        After each run's last phase (the warm start, when the profile has one), or after its
+        last final-training cycle (the ablation "no warm start": the same windows scored).
+
+    Examples
+    --------
+    >>> from fairbook.recordings import Recording
+    >>> recorded_runs(Recording("08", "decisive", pd.DataFrame()))
+    []
+    """
+    if phase not in ("last", "before warm start"):
+        raise ValueError(f"phase must be 'last' or 'before warm start'; got {phase!r}")
+    windows, phases = _rows(recording, "window"), _rows(recording, "phase")
+    if windows.empty:
+        return []
+    frames = []
+    for run, rows in windows[windows["search"] == search].groupby("run", sort=True):
+        steps = phases[(phases["search"] == search) & (phases["run"] == run)]
+        if phase == "last":
+            cycle = steps["cycle"].max()
+        else:
+            cycles = steps.loc[steps["phase"] == "cycle", "cycle"]
+            cycle = cycles.max()
+        chosen = rows[rows["cycle"] == cycle]
+        frames.append(chosen[["PTN", "Det.", "TiDE"]].reset_index(drop=True))
+    return frames
+
+
+def _skill_q2(model, baseline) -> float:
+    return float(skill_quartiles(model, baseline, quantiles=(0.5,))[0])
+
+
+def decision_table(recording, *, alpha: float = 0.05) -> pd.DataFrame:
+    """Is each comparison of the decisive recording decided over its runs?
+
+    One number per run (paired by run where two variants are compared), then
+    :func:`fairbook.stats.decision.decide`: the mean over runs, its ``1 − alpha`` t
+    interval, how many runs are above zero, the exact sign test, the decision and the runs
+    an interval would need to exclude zero at the observed mean and spread. The numbers are
+    skill scores ``1 − model / baseline`` of the median CRPS (Table 5.2's Q2) or of the mean
+    CRPS: above zero, the first named wins.
+
+    Examples
+    --------
+    >>> from fairbook.recordings import Recording
+    >>> decision_table(Recording("08", "decisive", pd.DataFrame())).empty
+    True
+    """
+    from fairbook.stats.decision import decide
+
+    columns = [
+        "runs",
+        "mean",
+        "low",
+        "high",
+        "runs above zero",
+        "sign test p",
+        "decision",
+        "runs needed",
+    ]
+    searched = recorded_runs(recording)
+    if len(searched) < 2:
+        return pd.DataFrame(columns=columns)
+    random_agent = recorded_runs(recording, search=False)
+    cold = recorded_runs(recording, phase="before warm start")
+
+    def mean_skill(model, baseline) -> float:
+        return float(skill_score(np.mean(model), np.mean(baseline)))
+
+    comparisons = {}
+    for name, baseline in (("Normal (Det.)", "Det."), ("TiDE", "TiDE")):
+        comparisons[f"PTN vs {name}: skill Q2"] = [
+            _skill_q2(f["PTN"], f[baseline]) for f in searched
+        ]
+        comparisons[f"PTN vs {name}: skill of the mean CRPS"] = [
+            mean_skill(f["PTN"], f[baseline]) for f in searched
+        ]
+    comparisons["TiDE vs Normal (Det.): skill Q2"] = [
+        _skill_q2(f["TiDE"], f["Det."]) for f in searched
+    ]
+    if len(random_agent) == len(searched):
+        comparisons["random agent (no search) vs Normal (Det.): skill Q2"] = [
+            _skill_q2(f["PTN"], f["Det."]) for f in random_agent
+        ]
+        comparisons["search vs no search (PTN): skill Q2"] = [
+            _skill_q2(s["PTN"], r["PTN"]) for s, r in zip(searched, random_agent, strict=True)
+        ]
+    if (_rows(recording, "phase")["phase"] == "warm start").any():
+        comparisons["warm start vs none (PTN): skill Q2"] = [
+            _skill_q2(s["PTN"], c["PTN"]) for s, c in zip(searched, cold, strict=True)
+        ]
+        comparisons["warm start vs none (TiDE): skill Q2"] = [
+            _skill_q2(s["TiDE"], c["TiDE"]) for s, c in zip(searched, cold, strict=True)
+        ]
+    rows = {}
+    for name, values in comparisons.items():
+        d = decide(values, alpha=alpha)
+        rows[name] = {
+            "runs": d["n"],
+            "mean": d["mean"],
+            "low": d["low"],
+            "high": d["high"],
+            "runs above zero": d["positive"],
+            "sign test p": d["sign_p"],
+            "decision": {
+                "above zero": "decided: the first wins",
+                "below zero": "decided: the second wins",
+                "undecided": "not decided",
+            }[d["side"]],
+            "runs needed": d["runs_needed"],
+        }
+    return pd.DataFrame.from_dict(rows, orient="index")[columns]
+
+
+def decisive_curves(recording) -> pd.DataFrame:
+    """Mean test CRPS after every phase of every recorded run: the learning curves.
+
+    One row per ``search, run, cycle`` with ``phase``, ``weight updates`` (PTN's so far;
+    TiDE gets about as many), the mean CRPS of ``PTN, TiDE, Det.`` on the scored windows and
+    the wall seconds ``PTN seconds, TiDE seconds`` of training and scoring so far.
+
+    Examples
+    --------
+    >>> from fairbook.recordings import Recording
+    >>> decisive_curves(Recording("08", "decisive", pd.DataFrame())).empty
+    True
+    """
+    windows, phases = _rows(recording, "window"), _rows(recording, "phase")
+    if windows.empty:
+        return pd.DataFrame()
+    keys = ["search", "run", "cycle"]
+    means = windows.groupby(keys)[["PTN", "TiDE", "Det."]].mean().reset_index()
+    steps = phases[keys + ["phase", "weight updates", "PTN seconds", "TiDE seconds"]]
+    return steps.merge(means, on=keys).sort_values(keys, ignore_index=True)
+
+
+def decisive_runs_table(recording) -> pd.DataFrame:
+    """Each recorded run on its own: the agent's hidden size with and without the search,
+    the final mean CRPS of the three models, and the minutes the unit took.
+
+    Examples
+    --------
+    >>> from fairbook.recordings import Recording
+    >>> decisive_runs_table(Recording("08", "decisive", pd.DataFrame())).empty
+    True
+    """
+    curves = decisive_curves(recording)
+    if curves.empty:
+        return pd.DataFrame()
+    phases = _rows(recording, "phase")
+    last = curves.sort_values("cycle").groupby(["search", "run"]).last()
+    agents = phases.groupby(["search", "run"])["hidden_size"].first()
+    minutes = {}
+    for p in recording.provenance:
+        variant, run = re.fullmatch(r"(run|nosearch)(\d+)", p["unit"]).groups()
+        minutes[(variant == "run", int(run))] = p["seconds"] / 60
+    table = pd.DataFrame(
+        {
+            ("search", "hidden size"): agents.xs(True, level="search"),
+            ("search", "PTN"): last.xs(True, level="search")["PTN"],
+            ("search", "TiDE"): last.xs(True, level="search")["TiDE"],
+            ("search", "Det."): last.xs(True, level="search")["Det."],
+            ("search", "unit minutes"): pd.Series(
+                {run: m for (s, run), m in minutes.items() if s}, dtype=float
+            ),
+        }
+    )
+    if (~phases["search"].astype(bool)).any():
+        table[("no search", "hidden size")] = agents.xs(False, level="search")
+        table[("no search", "PTN")] = last.xs(False, level="search")["PTN"]
+        table[("no search", "unit minutes")] = pd.Series(
+            {run: m for (s, run), m in minutes.items() if not s}, dtype=float
+        )
+    table.columns = pd.MultiIndex.from_tuples(table.columns)
+    table.index.name = "run"
+    return table
+
+
+def _decision_sentence(decisions: pd.DataFrame, name: str, first: str, second: str) -> str:
+    row = decisions.loc[name]
+    interval = f"[{row['low']:.2f}, {row['high']:.2f}]"
+    verdict = {
+        "decided: the first wins": f"**{first} wins**",
+        "decided: the second wins": f"**{second} wins**",
+        "not decided": "**not decided**",
+    }[row["decision"]]
+    text = (
+        f"{first} against {second}: {verdict} — mean {row['mean']:.2f}, 95 % interval "
+        f"{interval} over {row['runs']} runs, {row['runs above zero']} of them above zero "
+        f"(sign test p = {row['sign test p']:.3g})"
+    )
+    if row["decision"] == "not decided":
+        text += f"; at this mean and spread an interval would need about {row['runs needed']} runs"
+    return text + "."
+
+
+def decisive_answer_markdown(recording, decisions: pd.DataFrame, curves: pd.DataFrame) -> str:
+    """The chapter's answer, written from the decisive recording's numbers.
+
+    ``decisions`` is :func:`decision_table`'s and ``curves`` :func:`decisive_curves`'s
+    table of the same recording. Each sentence states a decision with its interval; the
+    last ones say how far each model's test CRPS still fell over its last final-training
+    cycle (median over runs), which is what more budget would buy.
+
+    Examples
+    --------
+    >>> from fairbook.recordings import Recording
+    >>> decisive_answer_markdown(Recording("08", "decisive", pd.DataFrame()),
+    ...                          pd.DataFrame(), pd.DataFrame())[:40]
+    'The decisive profile is not recorded yet'
+    """
+    if recording.empty or decisions.empty:
+        return (
+            "The decisive profile is not recorded yet (or has fewer than two runs): "
+            "`fairbook record 08 decisive --profile decisive --n-jobs 2` records it."
+        )
+    parts = []
+    if recording.stale:
+        parts.append(
+            "**The recording is stale** (the code it depends on has changed since): the "
+            "sentences below describe the code that made it, not today's."
+        )
+    runs = int(decisions["runs"].max())
+    parts.append(
+        f"At the decisive profile ({runs} runs recorded, {recording.hours:.1f} unit-hours on "
+        f"{recording.provenance[0]['cores']} cores), skill of the median CRPS (Table 5.2's Q2):"
+    )
+    pairs = [
+        ("PTN vs Normal (Det.): skill Q2", "PTN", "the Normal baseline"),
+        ("PTN vs TiDE: skill Q2", "PTN", "TiDE"),
+        ("TiDE vs Normal (Det.): skill Q2", "TiDE", "the Normal baseline"),
+        ("search vs no search (PTN): skill Q2", "the searched agent", "a random agent"),
+        ("warm start vs none (PTN): skill Q2", "PTN with the warm start", "PTN without it"),
+    ]
+    parts.append(
+        "\n".join(
+            "- " + _decision_sentence(decisions, name, first, second)
+            for name, first, second in pairs
+            if name in decisions.index
+        )
+    )
+    searched = curves[curves["search"] & (curves["phase"] == "cycle")]
+    if searched["cycle"].nunique() >= 2:
+        last, before = searched["cycle"].max(), searched["cycle"].max() - 1
+        fell = {}
+        for model in ("PTN", "TiDE"):
+            wide = searched.pivot(index="run", columns="cycle", values=model)
+            fell[model] = float(np.median(1 - wide[last] / wide[before]))
+        parts.append(
+            f"Over the last final-training cycle (cycle {before} to {last}) PTN's mean test "
+            f"CRPS fell by {100 * fell['PTN']:.1f} % and TiDE's by {100 * fell['TiDE']:.1f} % "
+            "(medians over runs): how much one more cycle of budget would still buy."
+        )
+    return "\n\n".join(parts)

@@ -162,7 +162,7 @@ data: $(STAMP_PY)
 
 # execute every chapter with papermill (PROFILE), stage, jupyter-book build -W -n --keep-going
 html: setup
-	@$(call timed,html,$(FAIRBOOK) build --profile $(PROFILE) --jobs $(JOBS))
+	@$(call timed,html,$(FAIRBOOK) build --profile $(PROFILE) --jobs $(JOBS) --timings $(REFERENCE)/timings-$(PROFILE).json)
 
 pagecheck: chromium $(STAMP_PY)
 	@$(call timed,pagecheck,$(PY) -m fairbook.build.pagecheck $(HTML) --screenshots $(SCREENSHOTS) --jobs $(JOBS))

@@ -98,6 +98,12 @@ class UsageError(Exception):
             help="execute up to JOBS chapters side by side, longest first (default 1; the "
             "Makefile passes the number of cores)",
         ),
+        arg(
+            "--timings",
+            help="chapter seconds of an earlier build (JSON), to start the longest first when "
+            "_build has none (the Makefile passes the committed "
+            "tests/notebooks/reference/timings-<profile>.json)",
+        ),
     ],
 )
 def _build(args: argparse.Namespace) -> int:
@@ -109,7 +115,10 @@ def _build(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
     return chapters.build(
-        profile=args.profile, execute_chapters=not args.no_execute, jobs=args.jobs
+        profile=args.profile,
+        execute_chapters=not args.no_execute,
+        jobs=args.jobs,
+        timings_fallback=args.timings,
     )
 
 

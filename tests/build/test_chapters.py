@@ -305,6 +305,34 @@ def test_execute_book_side_by_side_gives_the_same_notebooks_in_toc_order(book: P
     assert {r.chapter.slug: _outputs(r.output) for r in parallel} == first
 
 
+def test_a_fresh_build_orders_the_chapters_by_the_committed_timings(
+    book: Path, tmp_path, monkeypatch
+) -> None:
+    orders: list[list[str]] = []
+    schedule = chapters.schedule
+
+    def spy(found, timings):
+        ordered = schedule(found, timings)
+        orders.append([c.slug for c in ordered])
+        return ordered
+
+    monkeypatch.setattr(chapters, "schedule", spy)
+    quiet = lambda *a, **k: None  # noqa: E731
+    hint = tmp_path / "timings-fast.json"
+    hint.write_text('{"01_tiny": 1.0, "02_other_topic": 50.0}', "utf-8")
+    chapters.execute_book(book, "fast", jobs=2, timings_fallback=hint, echo=quiet)
+    assert orders[-1] == ["02_other_topic", "01_tiny"]  # longest first, by the committed file
+    # once the build has its own timings, they win over the file
+    out = book / "_build" / "executed" / "notebooks"
+    (out / chapters.TIMINGS).write_text('{"01_tiny": 90.0, "02_other_topic": 1.0}', "utf-8")
+    chapters.execute_book(book, "fast", jobs=2, timings_fallback=hint, echo=quiet)
+    assert orders[-1] == ["01_tiny", "02_other_topic"]
+    # a missing file orders nothing: TOC order
+    (out / chapters.TIMINGS).unlink()
+    chapters.execute_book(book, "fast", jobs=2, timings_fallback=tmp_path / "no.json", echo=quiet)
+    assert orders[-1] == ["01_tiny", "02_other_topic"]
+
+
 @pytest.mark.parametrize("jobs", [0, -1, 1.5, True, "2"])
 def test_execute_book_refuses_a_bad_number_of_jobs(book: Path, jobs: object) -> None:
     with pytest.raises(ValueError, match="jobs"):

@@ -257,6 +257,19 @@ def test_write_then_check_round_trip(tmp_path):
     assert "no reference" in problem and "full" in problem
 
 
+def test_write_copies_the_builds_timings_beside_the_references(tmp_path):
+    executed = tmp_path / "executed"
+    executed.mkdir()
+    _executed(executed / "01_a.ipynb", "x\n")
+    references = tmp_path / "reference"
+    out.write_references(executed, references, sanitize=SANITIZE)
+    assert not (references / "timings-fast.json").exists()  # a build without timings
+    (executed / "timings.json").write_text('{"01_a": 3.5}\n', "utf-8")
+    out.write_references(executed, references, sanitize=SANITIZE)
+    assert json.loads((references / "timings-fast.json").read_text("utf-8")) == {"01_a": 3.5}
+    assert sorted(p.name for p in (references / "fast").iterdir()) == ["01_a.json"]
+
+
 def test_unusable_executed_copies(tmp_path):
     failed = _executed(tmp_path / "01_a.ipynb", "x", exception=True)
     assert "exception" in out.check_references(failed, tmp_path, sanitize=SANITIZE)[0]

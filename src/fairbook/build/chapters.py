@@ -531,9 +531,10 @@ def run(
 TIMINGS = "timings.json"
 
 
-def _read_timings(folder: Path) -> dict[str, float]:
+def _read_timings(path: Path) -> dict[str, float]:
+    """Chapter seconds from a timings file; ``{}`` when it is missing or not one."""
     try:
-        data = json.loads((folder / TIMINGS).read_text("utf-8"))
+        data = json.loads(Path(path).read_text("utf-8"))
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict):
@@ -565,15 +566,18 @@ def execute_book(
     chapters: list[Chapter] | None = None,
     outdir: str | os.PathLike[str] | None = None,
     jobs: int = 1,
+    timings_fallback: str | os.PathLike[str] | None = None,
     echo=print,
 ) -> list[ExecutionResult]:
     """Execute every chapter with `profile` into ``_build/executed/notebooks``.
 
     All chapters run even if one fails; stale outputs of chapters that no longer exist are
     removed. With ``jobs > 1``, up to `jobs` chapters run side by side (each in its own
-    kernel process), longest first (:func:`schedule`); every chapter's output is the same as
-    when they run one after another (each kernel is a fresh process with the same
-    environment). Results are returned in TOC order.
+    kernel process), longest first (:func:`schedule`) by the last build's timings, or, on a
+    fresh clone that has none, by the ``timings_fallback`` file (a committed copy of an
+    earlier build's, ``tests/notebooks/reference/timings-<profile>.json``); every chapter's
+    output is the same as when they run one after another (each kernel is a fresh process
+    with the same environment). Results are returned in TOC order.
     """
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
         raise ValueError(f"jobs must be a whole number >= 1, got {jobs!r}")
@@ -585,7 +589,8 @@ def execute_book(
     for stale in out.glob("*.ipynb"):
         if stale.name not in wanted:
             stale.unlink()
-    timings = _read_timings(out)
+    timings = _read_timings(out / TIMINGS)
+    order = timings or (_read_timings(Path(timings_fallback)) if timings_fallback else {})
 
     def one(chapter: Chapter) -> ExecutionResult:
         params = profile_parameters(chapter, profile)
@@ -600,7 +605,7 @@ def execute_book(
             done = [one(chapter) for chapter in chapters]
         else:
             with ThreadPoolExecutor(max_workers=jobs) as pool:
-                done = list(pool.map(one, schedule(chapters, timings)))
+                done = list(pool.map(one, schedule(chapters, order)))
     by_slug = {r.chapter.slug: r for r in done}
     results = [by_slug[c.slug] for c in chapters]
     timings.update({r.chapter.slug: round(r.seconds, 1) for r in results})
@@ -780,6 +785,7 @@ def build(
     *,
     execute_chapters: bool = True,
     jobs: int = 1,
+    timings_fallback: str | os.PathLike[str] | None = None,
     echo=print,
 ) -> int:
     """``fairbook build``: execute every chapter, stage, build the HTML. Returns an exit
@@ -790,7 +796,9 @@ def build(
     timings: list[tuple[str, float]] = []
     if execute_chapters:
         t0 = time.perf_counter()
-        results = execute_book(paths.root, profile, jobs=jobs, echo=echo)
+        results = execute_book(
+            paths.root, profile, jobs=jobs, timings_fallback=timings_fallback, echo=echo
+        )
         timings.append(("execute", time.perf_counter() - t0))
         failed += [f"{r.chapter.slug}: {r.error}" for r in results if not r.ok]
     t0 = time.perf_counter()

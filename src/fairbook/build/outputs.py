@@ -358,6 +358,10 @@ def write_references(executed_dir: Path, reference_dir: Path, *, sanitize: Path)
     sanitize : path
         The sanitising rules (``tests/notebooks/sanitize.cfg``).
 
+    The build's chapter seconds (``timings.json`` beside the executed copies) are copied to
+    ``<reference_dir>/timings-<profile>.json``, which ``fairbook build --timings`` reads to
+    start the longest chapters first on a fresh clone.
+
     Returns
     -------
     list of Path
@@ -386,6 +390,12 @@ def write_references(executed_dir: Path, reference_dir: Path, *, sanitize: Path)
     for folder in {target.parent for target in records}:
         for stale in set(folder.glob("*.json")) - set(records):
             stale.unlink()
+    profiles = {target.parent.name for target in records}
+    timings = Path(executed_dir) / "timings.json"
+    if len(profiles) == 1 and timings.is_file():
+        # the chapters' seconds, so a fresh clone's build starts the longest first
+        copy = Path(reference_dir) / f"timings-{profiles.pop()}.json"
+        copy.write_text(timings.read_text("utf-8"), "utf-8")
     return sorted(records)
 
 

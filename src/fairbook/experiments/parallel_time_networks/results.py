@@ -486,7 +486,7 @@ def cost_markdown(table: pd.DataFrame, config: dict, *, hours: float = 4.0, core
     return text + (
         f" That does not fit in {hours:g} hours: {room}. So at the thesis' protocol these "
         "cores cannot decide the comparison; the recording (`fairbook record 08 ptn`) is the "
-        "way, on a GPU or over days."
+        "way, on a GPU or over days. Section 8 records the largest budget that fits instead."
     )
 
 

@@ -175,7 +175,7 @@ book: setup chromium
 # ---- tests -----------------------------------------------------------------------------------
 
 unit: $(STAMP_PY)
-	@$(call timed,unit,$(PY) -m pytest tests --ignore=tests/notebooks -q -n $(JOBS))
+	@$(call timed,unit,$(PY) -m pytest tests --ignore=tests/notebooks -q -n $(JOBS) --durations=15)
 
 # nbval's check without a second execution: compare the executed chapters' outputs, under
 # nbval's rules, with the references committed in tests/notebooks/reference (written from an

@@ -208,6 +208,8 @@ def test_decision_table_decides_the_skill_of_each_run_with_a_t_interval(syntheti
     assert set(table["decision"]) <= {
         "decided: the first wins",
         "decided: the second wins",
+        "t interval: the first wins; sign test: not decided",
+        "t interval: the second wins; sign test: not decided",
         "not decided",
     }
     assert (table["runs"] == 6).all()
@@ -242,9 +244,26 @@ def test_decisive_runs_table_and_the_answer_come_from_the_recording(synthetic_de
     assert (runs[("no search", "PTN")] > runs[("search", "PTN")]).all()
     decisions = pc.decision_table(recording)
     text = pc.decisive_answer_markdown(recording, decisions, pc.decisive_curves(recording))
-    assert "4 runs recorded" in text and "**the searched agent wins**" in text
+    # 4 of 4 runs: the t interval decides, the sign test cannot (p = 2 / 2**4)
+    assert "4 runs recorded" in text and "**the searched agent wins by the t interval**" in text
     # the last cycle (2 -> 3) divides the synthetic CRPS by 3/2: a third off
     assert "fell by 33.3 %" in text
     recording.provenance[0]["fingerprint"] = "old"
     stale = pc.decisive_answer_markdown(recording, decisions, pc.decisive_curves(recording))
     assert stale.startswith("**The recording is stale**")
+
+
+def test_a_comparison_decided_by_the_t_interval_alone_says_so(synthetic_decisive):
+    recording = synthetic_decisive(runs=7)
+    frame = recording.frame
+    # make the warm start hurt PTN in one run of seven: the t interval still excludes zero,
+    # the sign test (6 of 7, p = 0.125) does not
+    hurt = (frame["kind"] == "window") & (frame["run"] == 3) & (frame["cycle"] == 4)
+    frame.loc[hurt, "PTN"] *= 1.4
+    table = pc.decision_table(recording)
+    row = table.loc["warm start vs none (PTN): skill Q2"]
+    assert row["runs above zero"] == 6 and row["sign test p"] == pytest.approx(0.125)
+    assert row["low"] > 0
+    assert row["decision"] == "t interval: the first wins; sign test: not decided"
+    text = pc.decisive_answer_markdown(recording, table, pc.decisive_curves(recording))
+    assert "wins by the t interval**, not by the sign test" in text

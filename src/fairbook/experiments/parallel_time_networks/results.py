@@ -539,13 +539,26 @@ def _skill_q2(model, baseline) -> float:
     return float(skill_quartiles(model, baseline, quantiles=(0.5,))[0])
 
 
+def _decision_label(d: dict, alpha: float) -> str:
+    """Decided by the t interval *and* the sign test, by the t interval only, or not."""
+    if d["side"] == "undecided":
+        return "not decided"
+    winner = "the first wins" if d["side"] == "above zero" else "the second wins"
+    if d["sign_p"] < alpha:
+        return f"decided: {winner}"
+    return f"t interval: {winner}; sign test: not decided"
+
+
 def decision_table(recording, *, alpha: float = 0.05) -> pd.DataFrame:
     """Is each comparison of the decisive recording decided over its runs?
 
     One number per run (paired by run where two variants are compared), then
     :func:`fairbook.stats.decision.decide`: the mean over runs, its ``1 − alpha`` t
     interval, how many runs are above zero, the exact sign test, the decision and the runs
-    an interval would need to exclude zero at the observed mean and spread. The numbers are
+    an interval would need to exclude zero at the observed mean and spread. A comparison is
+    *decided* when the t interval excludes zero and the sign test rejects at ``alpha`` too;
+    when only the t interval does (a few runs far from the others can carry a mean), the
+    decision says so. The numbers are
     skill scores ``1 − model / baseline`` of the median CRPS (Table 5.2's Q2) or of the mean
     CRPS: above zero, the first named wins.
 
@@ -611,11 +624,7 @@ def decision_table(recording, *, alpha: float = 0.05) -> pd.DataFrame:
             "high": d["high"],
             "runs above zero": d["positive"],
             "sign test p": d["sign_p"],
-            "decision": {
-                "above zero": "decided: the first wins",
-                "below zero": "decided: the second wins",
-                "undecided": "not decided",
-            }[d["side"]],
+            "decision": _decision_label(d, alpha),
             "runs needed": d["runs_needed"],
         }
     return pd.DataFrame.from_dict(rows, orient="index")[columns]
@@ -691,6 +700,10 @@ def _decision_sentence(decisions: pd.DataFrame, name: str, first: str, second: s
     verdict = {
         "decided: the first wins": f"**{first} wins**",
         "decided: the second wins": f"**{second} wins**",
+        "t interval: the first wins; sign test: not decided": f"**{first} wins by the t "
+        "interval**, not by the sign test",
+        "t interval: the second wins; sign test: not decided": f"**{second} wins by the t "
+        "interval**, not by the sign test",
         "not decided": "**not decided**",
     }[row["decision"]]
     text = (

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pandas as pd
 
@@ -668,10 +666,13 @@ def decisive_runs_table(recording) -> pd.DataFrame:
     phases = _rows(recording, "phase")
     last = curves.sort_values("cycle").groupby(["search", "run"]).last()
     agents = phases.groupby(["search", "run"])["hidden_size"].first()
-    minutes = {}
-    for p in recording.provenance:
-        variant, run = re.fullmatch(r"(run|nosearch)(\d+)", p["unit"]).groups()
-        minutes[(variant == "run", int(run))] = p["seconds"] / 60
+    # each unit's variant and run, as its own rows say (no second parse of the unit names)
+    variant = recording.frame.groupby("unit")[["search", "run"]].first()
+    minutes = {
+        (bool(variant.loc[p["unit"], "search"]), int(variant.loc[p["unit"], "run"])): p["seconds"]
+        / 60
+        for p in recording.provenance
+    }
     table = pd.DataFrame(
         {
             ("search", "hidden size"): agents.xs(True, level="search"),

@@ -15,7 +15,7 @@ finite = st.floats(-1e3, 1e3, allow_nan=False, allow_infinity=False)
 
 
 @given(st.lists(finite, min_size=2, max_size=12), st.sampled_from([0.01, 0.05, 0.1]))
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 def test_interval_is_scipys_one_sample_t_interval(values, alpha):
     a = np.asarray(values)
     d = decide(a, alpha=alpha)
@@ -68,6 +68,24 @@ def test_runs_needed_is_the_first_n_whose_interval_excludes_zero(mean, sd):
     assert stats.t.ppf(0.975, n - 1) / math.sqrt(n) < ratio
     if n > 2:
         assert stats.t.ppf(0.975, n - 2) / math.sqrt(n - 1) >= ratio
+
+
+@pytest.mark.parametrize("alpha", [0.01, 0.05, 0.2])
+def test_runs_needed_equals_a_linear_scan(alpha):
+    """The bisection against the definition read literally: the first n = 2, 3, … below
+    the limit whose interval excludes zero, else the limit."""
+    limit = 400
+    n = np.arange(2, limit)
+    bound = stats.t.ppf(1 - alpha / 2, n - 1) / np.sqrt(n)
+
+    def scan(ratio):
+        return int(n[bound < ratio][0]) if (bound < ratio).any() else limit
+
+    ratios = np.concatenate([np.geomspace(0.05, 50, 300), [0.09, 0.1, 1.0, 12.7]])
+    for ratio in ratios:
+        assert runs_needed(ratio, 1.0, alpha=alpha, limit=limit) == scan(ratio), ratio
+    for small in (0, 1, 2):
+        assert runs_needed(1.0, 1.0, alpha=alpha, limit=small) == small
 
 
 def test_runs_needed_edges():

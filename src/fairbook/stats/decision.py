@@ -79,10 +79,23 @@ def runs_needed(mean: float, sd: float, *, alpha: float = 0.05, limit: int = 100
     if mean == 0:
         return int(limit)
     ratio = abs(mean) / sd if sd > 0 else math.inf
-    for n in range(2, int(limit)):
-        if stats.t.ppf(1 - alpha / 2, n - 1) / math.sqrt(n) < ratio:
-            return n
-    return int(limit)
+    limit = int(limit)
+
+    def excludes(n: int) -> bool:  # t(1 − α/2, n − 1)/√n falls with n: bisect on it
+        return bool(stats.t.ppf(1 - alpha / 2, n - 1) / math.sqrt(n) < ratio)
+
+    if limit <= 2 or not excludes(limit - 1):
+        return limit
+    if excludes(2):
+        return 2
+    low, high = 2, limit - 1  # excludes(low) is false, excludes(high) is true
+    while high - low > 1:
+        middle = (low + high) // 2
+        if excludes(middle):
+            high = middle
+        else:
+            low = middle
+    return high
 
 
 def decide(values, *, alpha: float = 0.05) -> dict:

@@ -79,6 +79,7 @@ def synthetic_decisive_frame(*, runs=5, windows=40, cycles=3, warm=True, seed=0)
                     pd.DataFrame(
                         {
                             "kind": "epoch",
+                            "cycle": [cycle],
                             "weight updates": 300.0 * cycle,
                             "epoch": 1,
                             "weight:history/attention": [0.4],

@@ -8,6 +8,13 @@
 * :mod:`.explorers` - the fan explorers (a widget, and a static chart).
 """
 
+from .darts_order import (
+    darts_order_decisions,
+    darts_order_markdown,
+    darts_order_table,
+    departure_from_uniform,
+    second_order_recording,
+)
 from .explorers import (
     FAN_BANDS,
     FanGrid,
@@ -60,7 +67,6 @@ from .runs import (
     COST_RECORDING,
     DECISIVE_RECORDING,
     PTN_RECORDING,
-    RECORDINGS,
     RunResult,
     cost_recorded_unit,
     cost_recorded_units,
@@ -74,12 +80,22 @@ from .runs import (
     stage_costs,
     tide_epochs_per_cycle,
 )
+from .runs import RECORDINGS as _RUN_RECORDINGS
+from .second_order import (
+    SECOND_ORDER_RECORDING,
+    random_agent_training,
+    second_order_recorded_unit,
+    second_order_recorded_units,
+)
 from .settings import (
     DEPARTURES,
     PROFILES,
     search_space,
     settings,
 )
+
+#: Everything ``fairbook record 08`` can record, by name.
+RECORDINGS = {**_RUN_RECORDINGS, SECOND_ORDER_RECORDING.name: SECOND_ORDER_RECORDING}
 
 __all__ = [
     "COST_RECORDING",
@@ -92,6 +108,7 @@ __all__ = [
     "PTN_RECORDING",
     "RECORDINGS",
     "RunResult",
+    "SECOND_ORDER_RECORDING",
     "attractor_plot",
     "budget_table",
     "chosen_agents",
@@ -102,6 +119,9 @@ __all__ = [
     "cost_recording",
     "cost_table",
     "crps_check",
+    "darts_order_decisions",
+    "darts_order_markdown",
+    "darts_order_table",
     "decision_table",
     "decisive_answer_markdown",
     "decisive_budget",
@@ -113,6 +133,7 @@ __all__ = [
     "decisive_recording",
     "decisive_runs_table",
     "decisive_table_5_2",
+    "departure_from_uniform",
     "equal_compute_table",
     "fan_chart",
     "fan_chart_static",
@@ -127,12 +148,16 @@ __all__ = [
     "ptn_recorded_unit",
     "ptn_recorded_units",
     "ptn_recording",
+    "random_agent_training",
     "recorded_runs",
     "recorded_table_5_2",
     "run_once",
     "run_study",
     "search_plot",
     "search_space",
+    "second_order_recorded_unit",
+    "second_order_recorded_units",
+    "second_order_recording",
     "settings",
     "space_table",
     "stage_costs",

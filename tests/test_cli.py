@@ -381,6 +381,19 @@ def test_record_lists_records_resumes_and_refuses(tmp_path, capsys):
         assert fragment in err and "Traceback" not in err
 
 
+def test_record_refingerprint_runs_nothing_and_reports_each_unit(tmp_path, capsys):
+    into = str(tmp_path / "recorded")
+    argv = ("record", "03", "cps", "--profile", "fast", "--units", "n005", "--into", into)
+    assert run_cli(*argv) == 0
+    capsys.readouterr()
+    again = ("record", "03", "cps", "--profile", "fast", "--refingerprint", "--into", into)
+    assert run_cli(*again) == 0
+    out = capsys.readouterr().out
+    assert "n005: current" in out and "1 unit(s) checked" in out
+    assert run_cli("record", "03", "cps", "--refingerprint", "--into", str(tmp_path / "x")) == 0
+    assert "no unit(s) checked" in capsys.readouterr().out
+
+
 def test_record_takes_a_profile_the_chapter_defines(tmp_path, capsys):
     assert run_cli("record", "08", "--profile", "decisive", "--into", str(tmp_path)) == 0
     out = capsys.readouterr().out

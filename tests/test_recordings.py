@@ -114,3 +114,155 @@ def test_an_interrupted_unit_is_not_recorded_and_a_corrupt_one_is_named(tmp_path
     (folder / "s0.json").write_text("{not json")
     with pytest.raises(ValueError, match="not a recording's provenance"):
         load("00_toy", TOY, root=tmp_path)
+
+
+# ---- configuration left out of the fingerprint, and re-attesting after its definition changes
+def test_without_drops_named_top_level_assignments_and_their_comments():
+    from fairbook.recordings import _without
+
+    source = (
+        '"""doc"""\n'
+        "import os\n"
+        "#: the profiles\n"
+        "#: (two lines of comment)\n"
+        "PROFILES = {\n"
+        "    'fast': 1,\n"
+        "}\n"
+        "KEEP = 2  # kept\n"
+        "\n"
+        "# a comment that belongs to f\n"
+        "def f():\n"
+        "    PROFILES = 3  # not top level: kept\n"
+        "    return PROFILES\n"
+        "NOTES: dict = {}\n"
+    )
+    kept, found = _without(source, ["PROFILES", "NOTES", "ABSENT"])
+    assert found == {"PROFILES", "NOTES"}
+    assert kept == (
+        '"""doc"""\n'
+        "import os\n"
+        "KEEP = 2  # kept\n"
+        "\n"
+        "# a comment that belongs to f\n"
+        "def f():\n"
+        "    PROFILES = 3  # not top level: kept\n"
+        "    return PROFILES\n"
+    )
+
+
+def _variant(extra: str):
+    """A reader of fairbook.stats.cps as if a past commit's file had ``extra`` appended."""
+    from fairbook.recordings import _installed_source
+
+    def read(name):
+        return _installed_source(name) + extra.encode()
+
+    return read
+
+
+def test_configuration_leaves_the_named_assignments_out_of_the_fingerprint():
+    modules = ["fairbook.stats.cps"]
+    assert fingerprint(modules) == fingerprint(modules, source=_variant(""))
+    assert fingerprint(modules) != fingerprint(modules, source=_variant("PAPER_METRICS = 1\n"))
+    plain = fingerprint(modules, configuration=["__all__", "PAPER_METRICS"])
+    assert plain == fingerprint(
+        modules,
+        configuration=["__all__", "PAPER_METRICS"],
+        source=_variant("PAPER_METRICS = 1\n"),
+    )
+    changed_code = _variant("PAPER_METRICS = 1\nx = 2\n")
+    assert plain != fingerprint(
+        modules, configuration=["__all__", "PAPER_METRICS"], source=changed_code
+    )
+    with pytest.raises(ValueError, match="PROFILES"):  # not in the module: a typo
+        fingerprint(modules, configuration=["PAPER_METRICS", "PROFILES"])
+
+
+def _record_at(tmp_path, commit_source, *, dirty=False, fingerprint_override=None):
+    """Record TOY's unit s0, then rewrite its provenance as if made at commit ``c1`` whose
+    fairbook.stats.cps was ``commit_source``."""
+    config = {"seeds": 1, "scale": 1.0, "n_jobs": 1}
+    record("00_toy", TOY, config, root=tmp_path, progress=False)
+    path = tmp_path / "00_toy" / "toy" / "s0.json"
+    provenance = json.loads(path.read_text())
+    provenance.update(
+        commit="c1",
+        dirty=dirty,
+        fingerprint=fingerprint_override or fingerprint(TOY.depends, source=commit_source),
+    )
+    path.write_text(json.dumps(provenance))
+    return config, path
+
+
+def test_refingerprint_re_attests_a_unit_whose_code_is_unchanged(tmp_path):
+    from dataclasses import replace
+
+    from fairbook.recordings import refingerprint
+
+    then = _variant("PAPER_METRICS = {'fast': 1}\n")  # only configuration differed
+    config, path = _record_at(tmp_path, then)
+    narrowed = replace(TOY, configuration=("__all__", "PAPER_METRICS"))
+    assert load("00_toy", narrowed, settings=config, root=tmp_path).stale
+    outcome = refingerprint("00_toy", narrowed, root=tmp_path, source_at={"c1": then}.__getitem__)
+    assert outcome == {"s0": "re-attested"}
+    recording = load("00_toy", narrowed, settings=config, root=tmp_path)
+    assert not recording.stale and "1 unit(s) re-attested" in recording.describe()
+    provenance = json.loads(path.read_text())
+    assert provenance["configuration"] == ["__all__", "PAPER_METRICS"]
+    assert provenance["refingerprinted"][0]["fingerprint"] == fingerprint(TOY.depends, source=then)
+    # a second pass has nothing to do; record() now skips the unit
+    assert refingerprint("00_toy", narrowed, root=tmp_path, source_at={}.__getitem__) == {
+        "s0": "current"
+    }
+    CALLS.clear()
+    record("00_toy", narrowed, config, root=tmp_path, progress=False)
+    assert CALLS == []
+
+
+@pytest.mark.parametrize(
+    ("extra", "dirty", "override", "reason"),
+    [
+        ("PAPER_METRICS = 1\nx = 2\n", False, None, "the code has changed since its commit"),
+        ("PAPER_METRICS = 1\n", True, None, "uncommitted code"),
+        ("PAPER_METRICS = 1\n", False, "0" * 64, "does not give the recorded fingerprint"),
+        ("PAPER_METRICS = (\n", False, None, "not re-attested"),  # not Python at that commit
+    ],
+)
+def test_refingerprint_leaves_a_unit_stale_when_it_cannot_show_the_code_unchanged(
+    tmp_path, extra, dirty, override, reason
+):
+    from dataclasses import replace
+
+    from fairbook.recordings import refingerprint
+
+    then = _variant(extra)
+    config, path = _record_at(tmp_path, then, dirty=dirty, fingerprint_override=override)
+    before = path.read_text()
+    narrowed = replace(TOY, configuration=("__all__", "PAPER_METRICS"))
+    outcome = refingerprint("00_toy", narrowed, root=tmp_path, source_at={"c1": then}.__getitem__)
+    assert reason in outcome["s0"] and outcome["s0"].startswith("not re-attested")
+    assert path.read_text() == before
+    assert load("00_toy", narrowed, settings=config, root=tmp_path).stale
+
+
+def test_the_git_reader_reads_a_past_commit():
+    import subprocess
+    from pathlib import Path
+
+    from fairbook.recordings import _git_source
+
+    top = subprocess.run(
+        ["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    if not top:
+        pytest.skip("not a git checkout")
+    read = _git_source("HEAD", top=Path(top))
+    assert b"def fingerprint" in read("fairbook.recordings")
+    first = subprocess.run(
+        ["git", "-C", top, "rev-list", "--max-parents=0", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.split()[0]
+    with pytest.raises(ValueError, match="has no src/fairbook/recordings.py"):
+        _git_source(first, top=Path(top))("fairbook.recordings")

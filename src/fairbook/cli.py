@@ -183,6 +183,12 @@ def _run(args: argparse.Namespace) -> int:
         arg("--seed", type=int, default=0, help="the chapter's seed (default 0)"),
         arg("--n-jobs", type=int, default=1, help="units run side by side (default 1)"),
         arg("--into", help="another folder than the package's recorded/ (default)"),
+        arg(
+            "--refingerprint",
+            action="store_true",
+            help="run nothing: re-attest the recorded units whose code (by their commit) is "
+            "today's under the recording's current fingerprint definition",
+        ),
     ],
 )
 def _record(args: argparse.Namespace) -> int:
@@ -224,6 +230,16 @@ def _record(args: argparse.Namespace) -> int:
         raise UsageError("--n-jobs must not be 0 (1 = one at a time, -1 = all cores)")
     recordable = available[args.recording]
     config = {"seed": args.seed, **profile_settings, "n_jobs": args.n_jobs}
+    if args.refingerprint:
+        try:
+            outcome = recordings.refingerprint(chapter.slug, recordable, root=args.into)
+            state = recordings.load(chapter.slug, recordable, settings=config, root=args.into)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        for unit, result in outcome.items():
+            print(f"{unit}: {result}")
+        print(f"{len(outcome) or 'no'} unit(s) checked. {state.describe()}")
+        return 0
     try:
         written = recordings.record(
             chapter.slug, recordable, config, units=args.units, root=args.into, progress=None

@@ -22,6 +22,7 @@ not CPU time), and the date (UTC).
 
 from __future__ import annotations
 
+import ast
 import datetime as dt
 import hashlib
 import importlib.metadata
@@ -49,6 +50,7 @@ __all__ = [
     "load",
     "record",
     "recorded_folder",
+    "refingerprint",
 ]
 
 #: Package versions written into every provenance record.
@@ -75,6 +77,13 @@ class Recordable:
         these are not merged.
     description : str
         One line for listings.
+    configuration : tuple of str
+        Top-level assignments in the ``depends`` modules that are configuration, not code
+        (``"PROFILES"``, ``"DEPARTURES"``, the ``Recordable`` definitions), left out of the
+        fingerprint with the comment lines just above them: a recording's numbers depend on
+        its profile only through ``parameters``, which are checked unit by unit, so editing
+        another profile or a departures table must not make it stale. Empty by default (the
+        whole source of every module).
     """
 
     name: str
@@ -83,6 +92,11 @@ class Recordable:
     depends: tuple[str, ...]
     parameters: tuple[str, ...]
     description: str = ""
+    configuration: tuple[str, ...] = ()
+
+    def fingerprint(self, *, source: Callable[[str], bytes] | None = None) -> str:
+        """:func:`fingerprint` of ``depends`` without ``configuration``."""
+        return fingerprint(self.depends, configuration=self.configuration, source=source)
 
 
 @dataclass
@@ -167,6 +181,13 @@ class Recording:
         if all(isinstance(c, (int, float)) for c in cpu):
             text += f", {sum(cpu) / 3600:.2f} CPU-hours"
         text += "."
+        attested = [p for p in self.provenance if p.get("refingerprinted")]
+        if attested:
+            days = sorted({p["refingerprinted"][-1]["date"][:10] for p in attested})
+            text += (
+                f" {len(attested)} unit(s) re-attested {', '.join(days)} (the fingerprint's "
+                "definition changed; their commit's code is today's under it)."
+            )
         if self.stale:
             text += (
                 f" STALE: {len(self.stale_units)} unit(s) were recorded by code that has "
@@ -176,8 +197,59 @@ class Recording:
         return text
 
 
-def fingerprint(modules: Sequence[str]) -> str:
+def _module_file(name: str) -> Path:
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.origin is None:
+        raise ValueError(f"no module {name!r} to fingerprint")
+    return Path(spec.origin)
+
+
+def _installed_source(name: str) -> bytes:
+    return _module_file(name).read_bytes()
+
+
+def _without(source: str, names: Sequence[str]) -> tuple[str, set[str]]:
+    """``source`` without its top-level assignments to ``names`` (and the comment lines right
+    above each), and the names it found."""
+    lines = source.splitlines(keepends=True)
+    drop, found = set(), set()
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AnnAssign):
+            targets = [node.target]
+        else:
+            continue
+        hit = {t.id for t in targets if isinstance(t, ast.Name) and t.id in names}
+        if not hit:
+            continue
+        found |= hit
+        start = node.lineno - 1
+        while start > 0 and lines[start - 1].lstrip().startswith("#"):
+            start -= 1
+        drop.update(range(start, node.end_lineno))
+    return "".join(line for i, line in enumerate(lines) if i not in drop), found
+
+
+def fingerprint(
+    modules: Sequence[str],
+    *,
+    configuration: Sequence[str] = (),
+    source: Callable[[str], bytes] | None = None,
+) -> str:
     """SHA-256 of the named modules' source, in the given order (names included).
+
+    Parameters
+    ----------
+    modules : sequence of str
+        Importable module names.
+    configuration : sequence of str, optional
+        Top-level assignments left out of every module's source, with the comment lines just
+        above them (:attr:`Recordable.configuration`); each must occur in some module. With
+        none, the fingerprint is that of the whole files.
+    source : callable, optional
+        ``source(module_name) -> bytes`` (default: the installed file): another version of
+        the code, e.g. a past commit's (:func:`refingerprint`).
 
     Examples
     --------
@@ -185,15 +257,26 @@ def fingerprint(modules: Sequence[str]) -> str:
     64
     >>> fingerprint(["fairbook.stats.cps"]) == fingerprint(["fairbook.metrics.rates"])
     False
+    >>> fingerprint(["fairbook.stats.cps"], configuration=["NOT_THERE"])
+    Traceback (most recent call last):
+    ...
+    ValueError: configuration ['NOT_THERE'] is not assigned at the top of any of the modules
     """
-    digest = hashlib.sha256()
+    read = _installed_source if source is None else source
+    digest, found = hashlib.sha256(), set()
     for name in modules:
-        spec = importlib.util.find_spec(name)
-        if spec is None or spec.origin is None:
-            raise ValueError(f"no module {name!r} to fingerprint")
+        text = read(name)
+        if configuration:
+            kept, hit = _without(text.decode("utf-8"), configuration)
+            text, found = kept.encode("utf-8"), found | hit
         digest.update(name.encode() + b"\0")
-        digest.update(Path(spec.origin).read_bytes())
+        digest.update(text)
         digest.update(b"\0")
+    missing = sorted(set(configuration) - found)
+    if missing:
+        raise ValueError(
+            f"configuration {missing} is not assigned at the top of any of the modules"
+        )
     return digest.hexdigest()
 
 
@@ -316,7 +399,7 @@ def record(
         )
     folder = recorded_folder(chapter, recordable.name, root=root)
     folder.mkdir(parents=True, exist_ok=True)
-    current = fingerprint(recordable.depends)
+    current = recordable.fingerprint()
     parameters = _subset(settings, recordable.parameters)
     done = _read_provenance(folder)
     todo = [
@@ -353,6 +436,7 @@ def record(
             "dirty": dirty,
             "fingerprint": current,
             "depends": list(recordable.depends),
+            "configuration": list(recordable.configuration),
             "packages": _versions(),
             "python": platform.python_version(),
             "cores": os.cpu_count(),
@@ -388,7 +472,7 @@ def load(
     True
     """
     folder = recorded_folder(chapter, recordable.name, root=root)
-    current = fingerprint(recordable.depends)
+    current = recordable.fingerprint()
     wanted = None if settings is None else _subset(settings, recordable.parameters)
     expected = None if settings is None else len(recordable.units(settings))
     frames, provenance = [], []
@@ -401,3 +485,116 @@ def load(
         provenance.append(record_)
     frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     return Recording(chapter, recordable.name, frame, provenance, current, expected)
+
+
+def _git_source(commit: str, *, top: Path) -> Callable[[str], bytes]:
+    """``source(module_name)`` as the module's file was at ``commit`` of the repository at
+    ``top`` (the module is located by today's import path)."""
+
+    def read(name: str) -> bytes:
+        try:
+            path = _module_file(name).resolve().relative_to(top.resolve())
+        except ValueError:
+            raise ValueError(f"{name} is not inside the git checkout {top}") from None
+        out = subprocess.run(
+            ["git", "-C", str(top), "show", f"{commit}:{path.as_posix()}"],
+            capture_output=True,
+            check=False,
+            timeout=30,
+        )
+        if out.returncode != 0:
+            raise ValueError(f"commit {commit} has no {path.as_posix()}")
+        return out.stdout
+
+    return read
+
+
+def refingerprint(
+    chapter: str,
+    recordable: Recordable,
+    *,
+    root=None,
+    source_at: Callable[[str], Callable[[str], bytes]] | None = None,
+) -> dict[str, str]:
+    """Re-attest recorded units whose code has not changed, after the fingerprint's
+    definition has (new ``depends`` or ``configuration``), without running them again.
+
+    A unit qualifies when it was recorded from a clean checkout (``dirty`` false) and
+
+    1. its commit's sources give the fingerprint it recorded (under the ``depends`` and
+       ``configuration`` it recorded): the commit is what ran; and
+    2. its commit's sources give today's fingerprint under today's ``depends`` and
+       ``configuration``: what the fingerprint covers is unchanged since.
+
+    Its provenance then takes today's fingerprint, ``depends`` and ``configuration``, and
+    keeps the old ones in a ``refingerprinted`` list with the date. Any other unit is left
+    as it is (and shows as stale until it is recorded again).
+
+    Parameters
+    ----------
+    chapter : str
+    recordable : Recordable
+    root : path, optional
+        As for :func:`load`.
+    source_at : callable, optional
+        ``source_at(commit) -> source`` for :func:`fingerprint` (default: ``git show`` in
+        this checkout).
+
+    Returns
+    -------
+    dict
+        Each unit's outcome: ``"current"`` (nothing to do), ``"re-attested"``, or why not.
+    """
+    folder = recorded_folder(chapter, recordable.name, root=root)
+    if source_at is None:
+        top = _git("rev-parse", "--show-toplevel")
+        if not top:
+            raise ValueError("re-attesting reads past commits: run it inside a git checkout")
+
+        def source_at(commit):
+            return _git_source(commit, top=Path(top))
+
+    current = recordable.fingerprint()
+    outcome = {}
+    for unit, record_ in (_read_provenance(folder) if folder.is_dir() else {}).items():
+        if record_["fingerprint"] == current:
+            outcome[unit] = "current"
+            continue
+        if record_.get("dirty", True) or record_.get("commit", "unknown") == "unknown":
+            outcome[unit] = "not re-attested: recorded from uncommitted code"
+            continue
+        read = source_at(record_["commit"])
+        try:
+            then = fingerprint(
+                record_["depends"], configuration=record_.get("configuration", ()), source=read
+            )
+            if then != record_["fingerprint"]:
+                outcome[unit] = (
+                    f"not re-attested: commit {record_['commit']} does not give the recorded "
+                    "fingerprint"
+                )
+                continue
+            if recordable.fingerprint(source=read) != current:
+                outcome[unit] = "not re-attested: the code has changed since its commit"
+                continue
+        except (ValueError, SyntaxError, UnicodeDecodeError) as exc:
+            outcome[unit] = f"not re-attested: {exc}"
+            continue
+        record_.setdefault("refingerprinted", []).append(
+            {
+                "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                "fingerprint": record_["fingerprint"],
+                "depends": record_["depends"],
+                "configuration": record_.get("configuration", []),
+            }
+        )
+        record_.update(
+            fingerprint=current,
+            depends=list(recordable.depends),
+            configuration=list(recordable.configuration),
+        )
+        (folder / f"{unit}.json").write_text(
+            json.dumps(record_, indent=1, default=str) + "\n", encoding="utf-8"
+        )
+        outcome[unit] = "re-attested"
+    return outcome

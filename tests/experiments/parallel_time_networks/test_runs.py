@@ -134,15 +134,27 @@ def test_without_search_the_final_network_is_a_random_agent_of_the_space(warm_ru
 
 
 # ---- the committed decisive recording (`fairbook record 08 decisive --profile decisive`)
-def test_the_committed_decisive_recording_reproduces_the_first_cycle_of_a_random_agent():
+def test_the_committed_decisive_recording_reproduces_the_start_of_a_random_agent():
     """CI's check that the recorded decisive profile is what today's code computes. A unit
-    takes minutes to a quarter of an hour, so the check re-runs the cheapest part that
-    exercises every model, of the quickest ``nosearch`` unit: the data, the random agent's
-    first 30-epoch final-training cycle and TiDE's, and the Normal baseline
-    (``final_cycles = 1``, ``warm_epochs = 0``, which changes nothing before the first
-    cycle's scores), and requires the first cycle's per-window CRPS of all three models bit
-    for bit. The search and later cycles are covered by the requirement that the recording
-    is complete and not stale (its code fingerprint is today's code)."""
+    takes minutes to a quarter of an hour, so the check re-runs the cheapest parts that
+    exercise every model, of the quickest ``nosearch`` unit, and requires them bit for bit:
+    the data and the Normal baseline (every scored window), the random agent's first three
+    final-training epochs (losses and operation weights; a 30-epoch cycle's first epochs do
+    not depend on its length) and TiDE's first cycle (every scored window). The search and
+    the rest are covered by the requirement that the recording is complete and not stale
+    (its code fingerprint is today's code)."""
+    from threadpoolctl import threadpool_limits
+
+    from fairbook.forecasting import crps as crps_module
+    from fairbook.forecasting.baselines import (
+        TiDE,
+        lead_time_mae,
+        normal_quantiles,
+        train_quantile_model,
+    )
+    from fairbook.forecasting.darts import evaluate_crps
+    from fairbook.forecasting.windows import warm_start_split
+
     config = pc.settings("decisive")
     recording = pc.decisive_recording(config)
     assert not recording.stale, recording.describe()
@@ -151,23 +163,45 @@ def test_the_committed_decisive_recording_reproduces_the_first_cycle_of_a_random
         (p for p in recording.provenance if p["unit"].startswith("nosearch")),
         key=lambda p: p["seconds"],
     )["unit"]
-    frame = recording.frame
-    recorded = frame[(frame["unit"] == quickest) & (frame["kind"] == "window")]
-    recorded = recorded[recorded["cycle"] == 1]
-    from threadpoolctl import threadpool_limits
-
+    run = int(quickest.removeprefix("nosearch"))
+    seed, c = config["seed"] + run, config["n_quantiles"]
+    frame = recording.frame[recording.frame["unit"] == quickest]
+    windows = frame[(frame["kind"] == "window") & (frame["cycle"] == 1)]
+    epochs = frame[(frame["kind"] == "epoch") & (frame["cycle"] == 1)].head(3)
     # the recording ran in a loky worker, which limits numpy's BLAS to one thread; the NVAR
     # fit's sums depend on that count, and everything downstream on the NVAR fit
     with threadpool_limits(1):
         data = pc.make_data(config, progress=False)
-        again = pc.run_once(
+        ptn = pc.random_agent_training(
             data,
-            {**config, "search": False, "final_cycles": 1, "warm_epochs": 0},
-            run=int(quickest.removeprefix("nosearch")),
+            {**config, "final_cycles": 1, "final_epochs": 3, "warm_start": 0.0},
+            run=run,
+            order=1,
+        )
+        w = data["windows"]
+        test = warm_start_split(w["test"], config["warm_start"])[1]
+        tide = TiDE(n_quantiles=c, hidden=config["tide_hidden"], seed=seed)
+        train_quantile_model(
+            tide,
+            w["neural_train"],
+            w["neural_val"],
+            epochs=pc.tide_epochs_per_cycle(config, len(w["neural_train"])),
+            seed=1000 * seed,
             progress=False,
         )
-    first = again.phases[again.phases["cycle"] == 1]
-    assert len(first) == len(recorded) > 0
-    np.testing.assert_array_equal(first["PTN"].to_numpy(), recorded["PTN"].to_numpy())
-    np.testing.assert_array_equal(first["TiDE"].to_numpy(), recorded["TiDE"].to_numpy())
-    np.testing.assert_array_equal(again.crps["Det."].to_numpy(), recorded["Det."].to_numpy())
+        crps_tide = evaluate_crps(tide, test)
+    mae = lead_time_mae(w["neural_val"].deterministic, w["neural_val"].target)
+    levels = crps_module.quantile_levels(c)
+    crps_det = crps_module.crps(
+        normal_quantiles(test.deterministic, mae, levels=levels), test.target
+    )
+    weights = [k for k in epochs if k.startswith("weight:") and epochs[k].notna().all()]
+    assert weights == [k for k in ptn["curves"] if k.startswith("weight:")]
+    columns = ["train_loss", "val_loss", *weights]
+    assert len(ptn["curves"]) == len(epochs) == 3
+    np.testing.assert_array_equal(
+        ptn["curves"][columns].to_numpy(float), epochs[columns].to_numpy(float)
+    )
+    assert len(windows) == len(test) > 0
+    np.testing.assert_array_equal(crps_tide, windows["TiDE"].to_numpy())
+    np.testing.assert_array_equal(np.asarray(crps_det, dtype=float), windows["Det."].to_numpy())

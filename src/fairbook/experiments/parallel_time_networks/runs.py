@@ -367,6 +367,16 @@ PTN_RECORDING = Recordable(
         )
     ),
     description="Table 5.2's chaos protocol (search, final PTN, TiDE, Det.), one unit per run",
+    # configuration, not code: the profiles (a unit's numbers depend on its profile only
+    # through ``parameters``), the departures table and the recordings' own definitions
+    configuration=(
+        "PROFILES",
+        "DEPARTURES",
+        "PTN_RECORDING",
+        "DECISIVE_RECORDING",
+        "COST_RECORDING",
+        "RECORDINGS",
+    ),
 )
 
 
@@ -441,6 +451,7 @@ DECISIVE_RECORDING = Recordable(
     parameters=PTN_RECORDING.parameters,
     description="Table 5.2's chaos protocol at the decisive profile, 7 runs, and the same runs "
     "without the search",
+    configuration=PTN_RECORDING.configuration,
 )
 
 

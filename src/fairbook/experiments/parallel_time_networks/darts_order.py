@@ -7,9 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from fairbook.stats.decision import decide
-
-from .results import _decision_label, _decision_sentence, _rows, _skill_q2
+from .results import _decision_sentence, _rows, _skill_q2, decision_rows
 
 __all__ = [
     "darts_order_decisions",
@@ -151,20 +149,7 @@ def darts_order_decisions(decisive, second_order, *, alpha: float = 0.05) -> pd.
             second["departure"] - first["departure"]
         ),
     }
-    rows = {}
-    for name, values in comparisons.items():
-        d = decide(values, alpha=alpha)
-        rows[name] = {
-            "runs": d["n"],
-            "mean": d["mean"],
-            "low": d["low"],
-            "high": d["high"],
-            "runs above zero": d["positive"],
-            "sign test p": d["sign_p"],
-            "decision": _decision_label(d, alpha),
-            "runs needed": d["runs_needed"],
-        }
-    return pd.DataFrame.from_dict(rows, orient="index")
+    return decision_rows(comparisons, alpha=alpha)
 
 
 def darts_order_markdown(decisive, second_order, decisions: pd.DataFrame) -> str:

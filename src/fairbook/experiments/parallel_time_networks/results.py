@@ -23,6 +23,7 @@ __all__ = [
     "cost_markdown",
     "cost_table",
     "crps_check",
+    "decision_rows",
     "decision_table",
     "decisive_answer_markdown",
     "decisive_curves",
@@ -566,7 +567,6 @@ def decision_table(recording, *, alpha: float = 0.05) -> pd.DataFrame:
     >>> decision_table(Recording("08", "decisive", pd.DataFrame())).empty
     True
     """
-    from fairbook.stats.decision import decide
 
     columns = [
         "runs",
@@ -612,6 +612,20 @@ def decision_table(recording, *, alpha: float = 0.05) -> pd.DataFrame:
         comparisons["warm start vs none (TiDE): skill Q2"] = [
             _skill_q2(s["TiDE"], c["TiDE"]) for s, c in zip(searched, cold, strict=True)
         ]
+    return decision_rows(comparisons, alpha=alpha)[columns]
+
+
+def decision_rows(comparisons: dict, *, alpha: float = 0.05) -> pd.DataFrame:
+    """One row per named comparison (one number per run each): the columns of
+    :func:`decision_table`, by :func:`fairbook.stats.decision.decide`.
+
+    Examples
+    --------
+    >>> decision_rows({"a": [0.1, 0.2, 0.3, 0.2, 0.25, 0.15]})["decision"].tolist()
+    ['decided: the first wins']
+    """
+    from fairbook.stats.decision import decide
+
     rows = {}
     for name, values in comparisons.items():
         d = decide(values, alpha=alpha)
@@ -625,7 +639,7 @@ def decision_table(recording, *, alpha: float = 0.05) -> pd.DataFrame:
             "decision": _decision_label(d, alpha),
             "runs needed": d["runs_needed"],
         }
-    return pd.DataFrame.from_dict(rows, orient="index")[columns]
+    return pd.DataFrame.from_dict(rows, orient="index")
 
 
 def decisive_curves(recording) -> pd.DataFrame:

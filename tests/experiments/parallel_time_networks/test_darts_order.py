@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fairbook.experiments.parallel_time_networks.darts_order import (
+from fairbook.experiments.parallel_time_networks._darts_order import (
     darts_order_decisions,
     darts_order_markdown,
     darts_order_table,

@@ -83,7 +83,7 @@ def test_a_recorded_unit_is_its_run_bit_for_bit(warm_run):
     assert (unit["run"] == 0).all() and pc.ptn_recorded_units({"runs": 2}) == ["run0", "run1"]
     with pytest.raises(ValueError, match="run0"):
         pc.ptn_recorded_unit("seed0", config)
-    assert set(pc.RECORDINGS) == {"cost", "decisive", "ptn"}
+    assert set(pc.RECORDINGS) == {"cost", "decisive", "ptn", "second_order"}
 
 
 def test_stage_costs_are_positive_seconds(warm_run):

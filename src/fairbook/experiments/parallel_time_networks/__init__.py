@@ -8,12 +8,18 @@
 * :mod:`.explorers` - the fan explorers (a widget, and a static chart).
 """
 
-from .darts_order import (
+from ._darts_order import (
     darts_order_decisions,
     darts_order_markdown,
     darts_order_table,
     departure_from_uniform,
     second_order_recording,
+)
+from ._second_order import (
+    SECOND_ORDER_RECORDING,
+    random_agent_training,
+    second_order_recorded_unit,
+    second_order_recorded_units,
 )
 from .explorers import (
     FAN_BANDS,
@@ -81,12 +87,6 @@ from .runs import (
     tide_epochs_per_cycle,
 )
 from .runs import RECORDINGS as _RUN_RECORDINGS
-from .second_order import (
-    SECOND_ORDER_RECORDING,
-    random_agent_training,
-    second_order_recorded_unit,
-    second_order_recorded_units,
-)
 from .settings import (
     DEPARTURES,
     PROFILES,

@@ -195,7 +195,7 @@ SECOND_ORDER_RECORDING = Recordable(
     depends=(
         *PTN_RECORDING.depends,
         "fairbook.forecasting.unrolled",
-        "fairbook.experiments.parallel_time_networks.second_order",
+        "fairbook.experiments.parallel_time_networks._second_order",
     ),
     parameters=PTN_RECORDING.parameters,
     description="the decisive no-search runs trained with second-order DARTS",

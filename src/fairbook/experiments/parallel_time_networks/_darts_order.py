@@ -227,6 +227,6 @@ def second_order_recording(config: dict, *, root=None):
     """The recorded ablation (``fairbook record 08 second_order --profile decisive``)."""
     from fairbook.recordings import load
 
-    from .second_order import SECOND_ORDER_RECORDING
+    from ._second_order import SECOND_ORDER_RECORDING
 
     return load("08_parallel_time_networks", SECOND_ORDER_RECORDING, settings=config, root=root)

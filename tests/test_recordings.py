@@ -266,3 +266,56 @@ def test_the_git_reader_reads_a_past_commit():
     ).stdout.split()[0]
     with pytest.raises(ValueError, match="has no src/fairbook/recordings.py"):
         _git_source(first, top=Path(top))("fairbook.recordings")
+
+
+def test_without_docstrings_drops_only_docstrings_on_lines_of_their_own():
+    from fairbook.recordings import _without
+
+    source = (
+        '"""Module doc,\n'
+        'two lines."""\n'
+        "import os\n"
+        "def f(x):\n"
+        '    """f doc."""\n'
+        "    return x  # kept\n"
+        "class C:\n"
+        '    """C doc."""\n'
+        "    def g(self):\n"
+        '        """g doc\n'
+        "        >>> 1\n"
+        "        1\n"
+        '        """\n'
+        "        return 2\n"
+        'def h(): """on the def line: kept"""\n'
+        "def k():\n"
+        '    """shares its line: kept"""; return 3\n'
+        'X = "a string statement that is not a docstring"\n'
+    )
+    kept, _ = _without(source, [], docstrings=False)
+    assert kept == (
+        "import os\n"
+        "def f(x):\n"
+        "    return x  # kept\n"
+        "class C:\n"
+        "    def g(self):\n"
+        "        return 2\n"
+        'def h(): """on the def line: kept"""\n'
+        "def k():\n"
+        '    """shares its line: kept"""; return 3\n'
+        'X = "a string statement that is not a docstring"\n'
+    )
+    assert _without(source, [])[0] == source
+
+
+def test_a_docstring_edit_leaves_a_recording_without_docstrings_current():
+    from fairbook.recordings import _installed_source
+
+    def edited(name):  # the first docstring line of the module changed
+        text = _installed_source(name).decode()
+        return text.replace('"""', '"""Edited. ', 1).encode()
+
+    modules = ["fairbook.stats.cps"]
+    assert fingerprint(modules) != fingerprint(modules, source=edited)
+    assert fingerprint(modules, docstrings=False) == fingerprint(
+        modules, docstrings=False, source=edited
+    )

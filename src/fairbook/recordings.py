@@ -84,6 +84,9 @@ class Recordable:
         its profile only through ``parameters``, which are checked unit by unit, so editing
         another profile or a departures table must not make it stale. Empty by default (the
         whole source of every module).
+    docstrings : bool
+        False: docstrings are left out of the fingerprint too (they document and hold
+        doctests; they compute nothing a unit records). True by default.
     """
 
     name: str
@@ -93,10 +96,16 @@ class Recordable:
     parameters: tuple[str, ...]
     description: str = ""
     configuration: tuple[str, ...] = ()
+    docstrings: bool = True
 
     def fingerprint(self, *, source: Callable[[str], bytes] | None = None) -> str:
-        """:func:`fingerprint` of ``depends`` without ``configuration``."""
-        return fingerprint(self.depends, configuration=self.configuration, source=source)
+        """:func:`fingerprint` of ``depends`` without ``configuration`` (and docstrings)."""
+        return fingerprint(
+            self.depends,
+            configuration=self.configuration,
+            docstrings=self.docstrings,
+            source=source,
+        )
 
 
 @dataclass
@@ -208,12 +217,37 @@ def _installed_source(name: str) -> bytes:
     return _module_file(name).read_bytes()
 
 
-def _without(source: str, names: Sequence[str]) -> tuple[str, set[str]]:
+def _docstring_lines(tree: ast.Module) -> set[int]:
+    """The 0-based lines of every docstring that has its lines to itself."""
+    lines = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        body = node.body
+        first = body[0] if body else None
+        if not (
+            isinstance(first, ast.Expr)
+            and isinstance(first.value, ast.Constant)
+            and isinstance(first.value.value, str)
+        ):
+            continue
+        own_line = isinstance(node, ast.Module) or first.lineno > node.lineno
+        alone = len(body) == 1 or body[1].lineno > first.end_lineno
+        if own_line and alone:
+            lines.update(range(first.lineno - 1, first.end_lineno))
+    return lines
+
+
+def _without(source: str, names: Sequence[str], *, docstrings: bool = True) -> tuple[str, set[str]]:
     """``source`` without its top-level assignments to ``names`` (and the comment lines right
-    above each), and the names it found."""
+    above each) and, with ``docstrings`` false, without its docstrings; and the names it
+    found."""
     lines = source.splitlines(keepends=True)
     drop, found = set(), set()
-    for node in ast.parse(source).body:
+    tree = ast.parse(source)
+    if not docstrings:
+        drop |= _docstring_lines(tree)
+    for node in tree.body:
         if isinstance(node, ast.Assign):
             targets = node.targets
         elif isinstance(node, ast.AnnAssign):
@@ -235,6 +269,7 @@ def fingerprint(
     modules: Sequence[str],
     *,
     configuration: Sequence[str] = (),
+    docstrings: bool = True,
     source: Callable[[str], bytes] | None = None,
 ) -> str:
     """SHA-256 of the named modules' source, in the given order (names included).
@@ -246,7 +281,9 @@ def fingerprint(
     configuration : sequence of str, optional
         Top-level assignments left out of every module's source, with the comment lines just
         above them (:attr:`Recordable.configuration`); each must occur in some module. With
-        none, the fingerprint is that of the whole files.
+        none (and ``docstrings``), the fingerprint is that of the whole files.
+    docstrings : bool, default True
+        False: every docstring that has its lines to itself is left out too.
     source : callable, optional
         ``source(module_name) -> bytes`` (default: the installed file): another version of
         the code, e.g. a past commit's (:func:`refingerprint`).
@@ -266,8 +303,8 @@ def fingerprint(
     digest, found = hashlib.sha256(), set()
     for name in modules:
         text = read(name)
-        if configuration:
-            kept, hit = _without(text.decode("utf-8"), configuration)
+        if configuration or not docstrings:
+            kept, hit = _without(text.decode("utf-8"), configuration, docstrings=docstrings)
             text, found = kept.encode("utf-8"), found | hit
         digest.update(name.encode() + b"\0")
         digest.update(text)
@@ -437,6 +474,7 @@ def record(
             "fingerprint": current,
             "depends": list(recordable.depends),
             "configuration": list(recordable.configuration),
+            "docstrings": recordable.docstrings,
             "packages": _versions(),
             "python": platform.python_version(),
             "cores": os.cpu_count(),
@@ -566,7 +604,10 @@ def refingerprint(
         read = source_at(record_["commit"])
         try:
             then = fingerprint(
-                record_["depends"], configuration=record_.get("configuration", ()), source=read
+                record_["depends"],
+                configuration=record_.get("configuration", ()),
+                docstrings=record_.get("docstrings", True),
+                source=read,
             )
             if then != record_["fingerprint"]:
                 outcome[unit] = (
@@ -586,12 +627,14 @@ def refingerprint(
                 "fingerprint": record_["fingerprint"],
                 "depends": record_["depends"],
                 "configuration": record_.get("configuration", []),
+                "docstrings": record_.get("docstrings", True),
             }
         )
         record_.update(
             fingerprint=current,
             depends=list(recordable.depends),
             configuration=list(recordable.configuration),
+            docstrings=recordable.docstrings,
         )
         (folder / f"{unit}.json").write_text(
             json.dumps(record_, indent=1, default=str) + "\n", encoding="utf-8"

@@ -200,4 +200,5 @@ SECOND_ORDER_RECORDING = Recordable(
     parameters=PTN_RECORDING.parameters,
     description="the decisive no-search runs trained with second-order DARTS",
     configuration=(*PTN_RECORDING.configuration, "SECOND_ORDER_RECORDING"),
+    docstrings=PTN_RECORDING.docstrings,
 )

@@ -377,6 +377,7 @@ PTN_RECORDING = Recordable(
         "COST_RECORDING",
         "RECORDINGS",
     ),
+    docstrings=False,
 )
 
 
@@ -452,6 +453,7 @@ DECISIVE_RECORDING = Recordable(
     description="Table 5.2's chaos protocol at the decisive profile, 7 runs, and the same runs "
     "without the search",
     configuration=PTN_RECORDING.configuration,
+    docstrings=PTN_RECORDING.docstrings,
 )
 
 

@@ -99,6 +99,7 @@ def test_each_phase_moves_only_its_parameters():
     assert all(p.requires_grad for p in net.parameters())
 
 
+@pytest.mark.heavy
 def test_loss_decreases_on_a_learnable_problem():
     net = make_net()
     train, val = make_data(128, seed=1, learnable=True), make_data(64, seed=2, learnable=True)

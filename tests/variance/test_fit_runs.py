@@ -90,6 +90,7 @@ def test_bad_train_output():
         score_predictions(Y, Y[:-1], G)
 
 
+@pytest.mark.heavy
 def test_loky_processes_give_the_sequential_numbers():
     spec = RunSpec("digits_s", "base", epochs=1)
     knobs = Knobs(sum_order="permuted")

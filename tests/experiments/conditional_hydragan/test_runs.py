@@ -141,6 +141,7 @@ def test_real_half_is_the_real_rows_of_run_once(small_run):
     assert half["accuracy"] == result["accuracy"].loc[0, "real"]
 
 
+@pytest.mark.heavy
 def test_the_committed_recording_reproduces_a_recorded_seed():
     """CI's check of the recorded full-size experiment: not stale, and the classifier trained
     on the real rows with the first recorded seed (the part of a unit that takes about a
@@ -164,6 +165,7 @@ def test_the_committed_recording_reproduces_a_recorded_seed():
 
 
 # ---- the recording at full size (`fairbook record 07 seeds`)
+@pytest.mark.heavy
 def test_the_committed_recording_reproduces_the_real_half_of_its_first_seed():
     """CI's check that the recorded full-profile run is what today's code computes. A
     whole seed takes minutes at full size, so the check re-runs the part of unit seed00

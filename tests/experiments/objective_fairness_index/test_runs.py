@@ -80,6 +80,7 @@ def test_recorded_units_are_seeds_and_round_trip_to_counts():
         ofi.recorded_counts(table.assign(unit="s0"), "s1")
 
 
+@pytest.mark.heavy
 def test_the_committed_recording_reproduces_its_first_seed_exactly():
     """CI's check on the recorded full profile (500 trees): seed 0 re-run equals the recorded
     counts exactly, and the recording is not stale."""

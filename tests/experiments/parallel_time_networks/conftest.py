@@ -22,8 +22,10 @@ TINY = {
 }
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def study():
+    """The tiny study, run once per test process (read-only: no test may change it; four
+    modules use it, and building it once instead of once per module saves a minute)."""
     config = pc.settings("fast", **TINY)
     data = pc.make_data(config, progress=False)
     runs = pc.run_study(data, config, progress=False)

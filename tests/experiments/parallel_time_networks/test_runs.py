@@ -6,6 +6,9 @@ import pytest
 
 from fairbook.experiments import parallel_time_networks as pc
 
+# every test here trains networks or uses a module fixture that does (tests/conftest.py)
+pytestmark = pytest.mark.heavy
+
 
 def test_parallel_runs_give_the_numbers_of_serial_runs(study):
     config, data, runs = study

@@ -7,6 +7,9 @@ import pytest
 
 from fairbook.experiments import parallel_time_networks as pc
 
+# every test here trains networks or uses a module fixture that does (tests/conftest.py)
+pytestmark = pytest.mark.heavy
+
 
 @pytest.fixture(scope="module")
 def warm_config():

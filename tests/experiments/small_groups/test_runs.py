@@ -264,6 +264,7 @@ def test_a_recorded_unit_equals_its_size_in_one_run_over_all_sizes():
     assert sg.cps_recorded_units({"cps_sizes": (5, 149)}) == ["n005", "n149"]
 
 
+@pytest.mark.heavy
 def test_the_committed_recording_reproduces_its_cheapest_unit_exactly():
     """CI's check that the recorded full-profile CPS run is what today's code computes:
     the smallest size, re-run at the recorded 10^6 draws on the COMPAS groups (the Adult

@@ -43,6 +43,7 @@ def test_winobias_units_chunk_the_pairs_in_order_and_refuse_unknown_units():
         uc.WINOBIAS_RECORDING.run("w16", uc.settings("full") | {"seed": 0})
 
 
+@pytest.mark.heavy
 def test_the_committed_recording_reproduces_its_first_unit_exactly():
     """CI's check that the recorded full-profile run (every WinoBias sentence, SmolLM2) is
     what today's code computes: unit w00 re-scored must equal the recorded rows bit for bit,

@@ -76,6 +76,7 @@ def test_a_recorded_unit_loads_back_into_the_same_flip_table(tmp_path, tiny_conf
     pd.testing.assert_frame_equal(got.reset_index(drop=True), want, check_dtype=False)
 
 
+@pytest.mark.heavy
 def test_the_committed_recording_reproduces_its_cheapest_unit_exactly():
     """CI's check on the recorded full profile (16 runs, 500 resamples): the cheapest unit
     (COMPAS, logistic regression) re-run equals the recorded rows bit for bit, and the

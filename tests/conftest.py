@@ -1,0 +1,24 @@
+"""Test-session settings shared by every test module.
+
+Tests marked ``heavy`` (each takes many seconds: re-running a recorded unit, training a
+network) run first. ``make unit`` runs the tests on every core (``pytest -n``), and
+pytest-xdist hands out tests in collection order: heavy tests left at the end of that order
+keep one worker busy while the others have nothing left to do. First, they overlap with
+everything else. The order changes nothing else: every test is independent of the others.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "heavy: takes many seconds; runs first so that parallel workers end together"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Move the ``heavy`` tests to the front, keeping the order within each part (a stable
+    sort, the same on every worker, as pytest-xdist requires)."""
+    items.sort(key=lambda item: item.get_closest_marker("heavy") is None)

@@ -207,6 +207,18 @@ def test_rendering_runs_scripts(tmp_path: Path) -> None:
 
 
 @needs_chromium
+def test_one_chromium_run_renders_and_saves_the_screenshot(tmp_path: Path) -> None:
+    dynamic = tmp_path / "dynamic.html"
+    dynamic.write_text(DYNAMIC)
+    png = tmp_path / "shots" / "dynamic.png"
+    dom = pagecheck.render(dynamic, screenshot_to=png)
+    assert "from JS" in dom  # the same DOM as without the screenshot
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = int.from_bytes(png.read_bytes()[16:20]), int.from_bytes(png.read_bytes()[20:24])
+    assert (width, height) == pagecheck.WINDOW_SIZE
+
+
+@needs_chromium
 def test_check_book_in_chromium_with_screenshots(
     html_book: tuple[Path, Path], tmp_path: Path
 ) -> None:

@@ -392,6 +392,10 @@ def test_record_refingerprint_runs_nothing_and_reports_each_unit(tmp_path, capsy
     assert "n005: current" in out and "1 unit(s) checked" in out
     assert run_cli("record", "03", "cps", "--refingerprint", "--into", str(tmp_path / "x")) == 0
     assert "no unit(s) checked" in capsys.readouterr().out
+    # it checks every unit: naming some is refused, not silently ignored
+    assert run_cli(*again, "--units", "n005") == 2
+    err = capsys.readouterr().err
+    assert "leave out --units" in err and "Traceback" not in err
 
 
 def test_record_takes_a_profile_the_chapter_defines(tmp_path, capsys):

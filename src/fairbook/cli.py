@@ -231,6 +231,8 @@ def _record(args: argparse.Namespace) -> int:
     recordable = available[args.recording]
     config = {"seed": args.seed, **profile_settings, "n_jobs": args.n_jobs}
     if args.refingerprint:
+        if args.units:
+            raise UsageError("--refingerprint checks every recorded unit; leave out --units")
         try:
             outcome = recordings.refingerprint(chapter.slug, recordable, root=args.into)
             state = recordings.load(chapter.slug, recordable, settings=config, root=args.into)

@@ -223,3 +223,23 @@ def test_at_recorded_budget_keeps_rows_and_refuses_stale_ones():
     assert stale["verdict"].tolist() == ["not comparable", "not comparable"]
     assert all(row.rule is STALE for row in stale.attrs["rows"])
     assert stale["ours"].tolist() == table["ours"].tolist()  # the numbers stay, for context
+
+
+@pytest.mark.parametrize(
+    ("value", "printed"),
+    [
+        (7.4, "7.4"),
+        (0.0011, "0.0011"),
+        (100.0, "100"),
+        (9999.4, "9999"),
+        (10_000.0, "10,000"),
+        (-123456.7, "-123,457"),
+        (2.2204e-16, "2.22e-16"),
+        (float("inf"), "inf"),
+        (float("nan"), "nan"),
+    ],
+)
+def test_float_format_prints_four_significant_digits(value, printed):
+    from fairbook.replication import float_format
+
+    assert float_format(value) == printed

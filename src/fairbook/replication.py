@@ -56,6 +56,7 @@ __all__ = [
     "SameSign",
     "at_recorded_budget",
     "by_budget",
+    "float_format",
     "passes",
     "replication_table",
     "verdict",
@@ -622,3 +623,24 @@ def at_recorded_budget(table: pd.DataFrame, *, note: str, stale: bool) -> pd.Dat
             changes["rule"] = STALE
         rows.append(replace(row, **changes))
     return replication_table(rows)
+
+
+def float_format(value: float) -> str:
+    """How a replicated table prints a float: 4 significant digits, and numbers from 10,000
+    on as grouped integers.
+
+    A paper column can hold 0.0005 and 100 at once; pandas prints such a column with a fixed
+    number of decimals or, when that would hide the small values, all of it in scientific
+    notation. Set it for a chapter with
+    ``pd.set_option("display.float_format", replication.float_format)``.
+
+    Examples
+    --------
+    >>> float_format(7.4), float_format(0.0005), float_format(12.846), float_format(25933.0)
+    ('7.4', '0.0005', '12.85', '25,933')
+    >>> float_format(5.5e-85), float_format(float("nan")), float_format(-0.10683)
+    ('5.5e-85', 'nan', '-0.1068')
+    """
+    if math.isfinite(value) and abs(value) >= 10_000:
+        return f"{value:,.0f}"
+    return f"{value:.4g}"

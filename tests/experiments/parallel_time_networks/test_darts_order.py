@@ -7,6 +7,8 @@ import pandas as pd
 import pytest
 
 from fairbook.experiments.parallel_time_networks._darts_order import (
+    DEPARTURE,
+    DEPARTURE_ROW,
     darts_order_decisions,
     darts_order_markdown,
     darts_order_table,
@@ -67,13 +69,18 @@ def test_the_table_pairs_each_run(pair):
     np.testing.assert_allclose(cold["2nd order"] / cold["1st order"], FACTORS)
     warm = table["PTN mean CRPS, warm start"]
     np.testing.assert_allclose(warm["2nd order"] / warm["1st order"], FACTORS)
-    gap = table["departure from uniform"]
-    np.testing.assert_allclose(gap["1st order"], 0.4 - 1 / 3)
-    np.testing.assert_allclose(gap["2nd order"], 0.6 - 1 / 3)
+    gap = table[DEPARTURE]  # in thousandths of a weight
+    np.testing.assert_allclose(gap["1st order"], 1e3 * (0.4 - 1 / 3))
+    np.testing.assert_allclose(gap["2nd order"], 1e3 * (0.6 - 1 / 3))
     np.testing.assert_allclose(table[("final cycles, s", "ratio")], 2.0)
     # the warm start is not part of the final cycles' seconds (3 cycles of 10 s each)
     np.testing.assert_allclose(table[("final cycles, s", "1st order")], 30.0)
     assert (table[("", "hidden size")] == [24 + 24 * (r % 2) for r in range(7)]).all()
+    assert table[("", "hidden size")].dtype.kind == "i"  # printed 24, not 24.0
+    assert all(
+        kind == "f"
+        for kind in table.drop(columns=[("", "hidden size")]).dtypes.map(lambda d: d.kind)
+    )
 
 
 def test_the_decisions(pair):
@@ -86,8 +93,8 @@ def test_the_decisions(pair):
         # the median scales with the factor: skill = 1 - factor, exactly
         assert row["mean"] == pytest.approx(np.mean(1 - FACTORS))
         assert row["runs above zero"] == 7 and row["decision"] == "decided: the first wins"
-    row = decisions.loc["2nd minus 1st order: departure from uniform"]
-    assert row["mean"] == pytest.approx(0.2)
+    row = decisions.loc[DEPARTURE_ROW]
+    assert row["mean"] == pytest.approx(1e3 * 0.2)
     assert row["runs"] == 7
 
 
@@ -109,7 +116,7 @@ def test_the_answer_is_written_from_the_numbers(pair):
     assert "search at about 0.4 CPU-hours" in text
     assert text.count("**second-order DARTS wins**") == 2
     assert "**second order moves them further**" in text
-    assert f"{0.4 - 1 / 3:.3f}" in text and f"{0.6 - 1 / 3:.3f}" in text
+    assert f"{1e3 * (0.4 - 1 / 3):.2f}" in text and f"{1e3 * (0.6 - 1 / 3):.2f}" in text
     assert "stale" not in text
     second.fingerprint = "changed"
     assert "**A recording is stale**" in darts_order_markdown(

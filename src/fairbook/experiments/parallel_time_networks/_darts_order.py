@@ -10,11 +10,19 @@ import pandas as pd
 from .results import _decision_sentence, _rows, _skill_q2, decision_rows
 
 __all__ = [
+    "DEPARTURE",
+    "DEPARTURE_ROW",
     "darts_order_decisions",
     "darts_order_markdown",
     "darts_order_table",
     "departure_from_uniform",
 ]
+
+
+#: The tables' column (and decision row) of the operation weights' departure from uniform,
+#: in thousandths of a weight.
+DEPARTURE = "departure from uniform, ×10⁻³"
+DEPARTURE_ROW = "2nd minus 1st order: departure from uniform, ×10⁻³"
 
 
 def departure_from_uniform(epochs: pd.DataFrame) -> pd.Series:
@@ -85,8 +93,10 @@ def darts_order_table(decisive, second_order) -> pd.DataFrame:
     pandas.DataFrame
         One row per run: the random agent's hidden size; PTN's mean test CRPS after the final
         cycles and after the warm start, for each order; the largest departure of the
-        operation weights from uniform at the end of the final cycles; the wall seconds of
-        the final cycles and their ratio (second / first order).
+        operation weights from uniform at the end of the final cycles, in thousandths of a
+        weight (:data:`DEPARTURE`: the departures are far below 0.01, which a three-decimal
+        display would round to nothing); the wall seconds of the final cycles and their
+        ratio (second / first order).
 
     Examples
     --------
@@ -100,21 +110,22 @@ def darts_order_table(decisive, second_order) -> pd.DataFrame:
         return pd.DataFrame()
     table = pd.DataFrame(
         {
-            ("", "hidden size"): first["hidden size"],
             ("PTN mean CRPS, final cycles", "1st order"): first["cold"].map(np.mean),
             ("PTN mean CRPS, final cycles", "2nd order"): second["cold"].map(np.mean),
             ("PTN mean CRPS, warm start", "1st order"): first["warm"].map(np.mean),
             ("PTN mean CRPS, warm start", "2nd order"): second["warm"].map(np.mean),
-            ("departure from uniform", "1st order"): first["departure"],
-            ("departure from uniform", "2nd order"): second["departure"],
+            (DEPARTURE, "1st order"): first["departure"] * 1e3,
+            (DEPARTURE, "2nd order"): second["departure"] * 1e3,
             ("final cycles, s", "1st order"): first["seconds"],
             ("final cycles, s", "2nd order"): second["seconds"],
             ("final cycles, s", "ratio"): second["seconds"] / first["seconds"],
         }
     )
+    table = table.astype(float)
+    table.insert(0, ("", "hidden size"), first["hidden size"].astype(int))
     table.columns = pd.MultiIndex.from_tuples(table.columns)
     table.index.name = "run"
-    return table.astype(float)
+    return table
 
 
 def darts_order_decisions(decisive, second_order, *, alpha: float = 0.05) -> pd.DataFrame:
@@ -124,8 +135,9 @@ def darts_order_decisions(decisive, second_order, *, alpha: float = 0.05) -> pd.
     :func:`fairbook.stats.decision.decide` (the columns of :func:`~.results.decision_table`):
     the skill of second- over first-order DARTS for PTN's median CRPS (Table 5.2's Q2) after
     the final cycles and after the warm start (above zero: second order wins), and the
-    difference of the operation weights' departure from uniform (above zero: second order
-    moves the architecture further).
+    difference of the operation weights' departure from uniform, in thousandths of a weight
+    as in :func:`darts_order_table` (above zero: second order moves the architecture
+    further).
 
     Examples
     --------
@@ -145,9 +157,7 @@ def darts_order_decisions(decisive, second_order, *, alpha: float = 0.05) -> pd.
         "2nd vs 1st order (PTN, warm start): skill Q2": [
             _skill_q2(s, f) for s, f in zip(second["warm"], first["warm"], strict=True)
         ],
-        "2nd minus 1st order: departure from uniform": list(
-            second["departure"] - first["departure"]
-        ),
+        DEPARTURE_ROW: list((second["departure"] - first["departure"]) * 1e3),
     }
     return decision_rows(comparisons, alpha=alpha)
 
@@ -203,21 +213,22 @@ def darts_order_markdown(decisive, second_order, decisions: pd.DataFrame) -> str
         + _decision_sentence(decisions, name, "second-order DARTS", "first-order DARTS")
         for name, when in pairs
     ]
-    row = decisions.loc["2nd minus 1st order: departure from uniform"]
+    row = decisions.loc[DEPARTURE_ROW]
     moved = {
         "decided: the first wins": "**second order moves them further**",
         "decided: the second wins": "**first order moves them further**",
         "not decided": "**not decided**",
     }.get(row["decision"], f"**{row['decision']}** (first = second order)")
-    gap = table["departure from uniform"]
+    gap = table[DEPARTURE]
     sentences.append(
         f"- How far the operation weights leave uniform (largest |w − 1/k| at the end of the "
-        f"final cycles, second minus first order): {moved} — mean {row['mean']:.3f}, 95 % "
-        f"interval [{row['low']:.3f}, {row['high']:.3f}], {row['runs above zero']} of "
-        f"{row['runs']} runs above zero (sign test p = {row['sign test p']:.3g}); median "
-        f"{gap['1st order'].median():.3f} ({gap['1st order'].min():.3f}–"
-        f"{gap['1st order'].max():.3f}) with first order, {gap['2nd order'].median():.3f} "
-        f"({gap['2nd order'].min():.3f}–{gap['2nd order'].max():.3f}) with second order."
+        f"final cycles, in thousandths of a weight, second minus first order): {moved} — mean "
+        f"{row['mean']:.2f}, 95 % interval [{row['low']:.2f}, {row['high']:.2f}], "
+        f"{row['runs above zero']} of {row['runs']} runs above zero (sign test p = "
+        f"{row['sign test p']:.3g}); median {gap['1st order'].median():.2f} "
+        f"({gap['1st order'].min():.2f}–{gap['1st order'].max():.2f}) with first order, "
+        f"{gap['2nd order'].median():.2f} ({gap['2nd order'].min():.2f}–"
+        f"{gap['2nd order'].max():.2f}) with second order."
     )
     parts.append("\n".join(sentences))
     return "\n\n".join(parts)

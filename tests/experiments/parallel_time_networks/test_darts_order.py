@@ -118,6 +118,11 @@ def test_the_answer_is_written_from_the_numbers(pair):
     assert "**second order moves them further**" in text
     assert f"{1e3 * (0.4 - 1 / 3):.2f}" in text and f"{1e3 * (0.6 - 1 / 3):.2f}" in text
     assert "stale" not in text
+    assert "Why not the search too" not in text  # only with the profile's settings
+    config = {"epochs": 30, "final_cycles": 3, "final_epochs": 30}
+    text = darts_order_markdown(decisive, second, darts_order_decisions(*pair), config=config)
+    assert "takes 150 architecture steps (30 epochs); the final cycles above take 450" in text
+    assert "there second order moved the weights further" in text and "moved 3× less" in text
     second.fingerprint = "changed"
     assert "**A recording is stale**" in darts_order_markdown(
         decisive, second, darts_order_decisions(decisive, second)

@@ -162,9 +162,15 @@ def darts_order_decisions(decisive, second_order, *, alpha: float = 0.05) -> pd.
     return decision_rows(comparisons, alpha=alpha)
 
 
-def darts_order_markdown(decisive, second_order, decisions: pd.DataFrame) -> str:
+def darts_order_markdown(
+    decisive, second_order, decisions: pd.DataFrame, *, config: dict | None = None
+) -> str:
     """The ablation's answer, written from the numbers (``decisions`` is
     :func:`darts_order_decisions`' table of the same recordings).
+
+    With the recordings' `config` (the decisive profile's settings) it also says why the
+    search was not re-run with second order: how many architecture steps a candidate of the
+    search takes against the final cycles', where the ablation measured the order's effect.
 
     Examples
     --------
@@ -231,6 +237,23 @@ def darts_order_markdown(decisive, second_order, decisions: pd.DataFrame) -> str
         f"{gap['2nd order'].max():.2f}) with second order."
     )
     parts.append("\n".join(sentences))
+    if config is not None:
+        from fairbook.papers.seed003 import LORENZ_PROTOCOL
+
+        per_candidate = int(config["epochs"]) * LORENZ_PROTOCOL["arch_steps"]
+        final = int(config["final_cycles"]) * int(config["final_epochs"])
+        final *= LORENZ_PROTOCOL["arch_steps"]
+        measured = {
+            "decided: the first wins": "second order moved the weights further",
+            "decided: the second wins": "second order moved the weights less far",
+        }.get(row["decision"], "the order's effect on the weights was not decided")
+        parts.append(
+            f"**Why not the search too.** A candidate of the search takes {per_candidate} "
+            f"architecture steps ({config['epochs']} epochs); the final cycles above take "
+            f"{final}, and there {measured}. A second-order search would ask the same "
+            f"question of networks whose architecture parameters moved "
+            f"{final / per_candidate:.0f}× less, at the cost above."
+        )
     return "\n\n".join(parts)
 
 

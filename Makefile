@@ -40,6 +40,10 @@ MATHJAX_ES5 := $(NPM_MODULES)/mathjax/es5
 # the kernels papermill and nbval start run `python` from PATH: make it the venv's
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 export PYTHONHASHSEED := 0
+# pip installs without byte-compiling its ~18,000 modules (--no-compile); each module is
+# compiled when first imported and its .pyc written then, so the processes of a build must be
+# allowed to write them: install + first use 1.7x faster (benchmarks/bench_setup.py)
+unexport PYTHONDONTWRITEBYTECODE
 # chapters and test workers run side by side: OpenMP threads sleep instead of spinning while
 # they wait, so they do not starve each other (benchmarks/bench_omp_wait.py; same results)
 export OMP_WAIT_POLICY := PASSIVE
@@ -68,7 +72,7 @@ $(PY):
 
 $(STAMP_PY): pyproject.toml | $(PY)
 	@echo "[setup] pip install -e '.[$(EXTRAS)]'"
-	@$(call timed,pip,$(PY) -m pip install -qq -e '.[$(EXTRAS)]')
+	@$(call timed,pip,$(PY) -m pip install -qq --no-compile -e '.[$(EXTRAS)]')
 	@touch $@
 
 $(STAMP_NPM): package.json package-lock.json

@@ -9,7 +9,8 @@ two fresh virtual environments in a temporary folder,
 * **baseline** ``pip install -e '.[dev,lm]'`` (pip's default: compile everything),
 * **candidate** ``pip install --no-compile -e '.[dev,lm]'``,
 
-each followed by the first import of what the build and the tests import (``fairbook``,
+each followed (in an environment without ``PYTHONDONTWRITEBYTECODE``, as under ``make``, whose
+Makefile unexports it) by the first import of what the build and the tests import (``fairbook``,
 every chapter package, torch, sklearn, scipy, pandas, matplotlib, transformers, papermill,
 jupyter_book's sphinx, pytest), timed in a new interpreter, and then a second import (the
 ``.pyc`` files written by the first). Both installs resolve from the same local wheel cache
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -57,8 +59,12 @@ def _one(folder: Path, *, compile_on_install: bool, extras: str) -> dict:
     install = _timed(
         [python, "-m", "pip", "install", "-qq", *flags, "-e", f".[{extras}]"], cwd=ROOT
     )
-    first = _timed([python, "-c", FIRST_USE], cwd=folder)
-    second = _timed([python, "-c", FIRST_USE], cwd=folder)
+    # as under make: the Makefile unexports PYTHONDONTWRITEBYTECODE, so the first use writes
+    # the .pyc files of what it imports (with the variable set, a --no-compile install would
+    # compile those modules again in every process)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    first = _timed([python, "-c", FIRST_USE], cwd=folder, env=env)
+    second = _timed([python, "-c", FIRST_USE], cwd=folder, env=env)
     pyc = sum(1 for _ in venv.rglob("*.pyc"))
     return {
         "venv_seconds": create,
@@ -80,6 +86,7 @@ def main(argv=None) -> dict:
         candidate = _one(Path(tmp), compile_on_install=False, extras=args.extras)
     result = {
         "extras": args.extras,
+        "PYTHONDONTWRITEBYTECODE_in_caller": os.environ.get("PYTHONDONTWRITEBYTECODE", ""),
         "baseline (pip default: compile on install)": baseline,
         "candidate (--no-compile)": candidate,
         "speedup_install_plus_first_use": baseline["install_plus_first_use_seconds"]

@@ -122,7 +122,7 @@ def test_the_answer_is_written_from_the_numbers(pair):
     config = {"epochs": 30, "final_cycles": 3, "final_epochs": 30}
     text = darts_order_markdown(decisive, second, darts_order_decisions(*pair), config=config)
     assert "takes 150 architecture steps (30 epochs); the final cycles above take 450" in text
-    assert "there second order moved the weights further" in text and "moved 3× less" in text
+    assert "there second order moved the weights further" in text and "took 3× fewer steps" in text
     second.fingerprint = "changed"
     assert "**A recording is stale**" in darts_order_markdown(
         decisive, second, darts_order_decisions(decisive, second)

@@ -251,8 +251,8 @@ def darts_order_markdown(
             f"**Why not the search too.** A candidate of the search takes {per_candidate} "
             f"architecture steps ({config['epochs']} epochs); the final cycles above take "
             f"{final}, and there {measured}. A second-order search would ask the same "
-            f"question of networks whose architecture parameters moved "
-            f"{final / per_candidate:.0f}× less, at the cost above."
+            f"question of networks whose architecture parameters took "
+            f"{final / per_candidate:.0f}× fewer steps, at the cost above."
         )
     return "\n\n".join(parts)
 

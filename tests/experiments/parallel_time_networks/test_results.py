@@ -240,6 +240,8 @@ def test_decisive_runs_table_and_the_answer_come_from_the_recording(synthetic_de
     runs = pc.decisive_runs_table(recording)
     assert list(runs.index) == [0, 1, 2, 3]
     assert runs[("search", "hidden size")].tolist() == [24, 48, 24, 48]
+    for variant in ("search", "no search"):  # printed 48, not 48.0
+        assert runs[(variant, "hidden size")].dtype.kind in "iu"
     assert (runs[("search", "unit minutes")] == 1.0).all()
     assert (runs[("no search", "PTN")] > runs[("search", "PTN")]).all()
     decisions = pc.decision_table(recording)

@@ -679,7 +679,8 @@ def decisive_runs_table(recording) -> pd.DataFrame:
         return pd.DataFrame()
     phases = _rows(recording, "phase")
     last = curves.sort_values("cycle").groupby(["search", "run"]).last()
-    agents = phases.groupby(["search", "run"])["hidden_size"].first()
+    # an integer (the frame's column is float: other kinds of row leave it empty)
+    agents = phases.groupby(["search", "run"])["hidden_size"].first().astype("Int64")
     # each unit's variant and run, as its own rows say (no second parse of the unit names)
     variant = recording.frame.groupby("unit")[["search", "run"]].first()
     minutes = {

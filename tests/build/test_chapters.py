@@ -448,3 +448,20 @@ def test_the_build_writes_the_ledger_of_the_executed_chapters(tmp_path: Path) ->
     assert chapters.write_book_ledger(paths) == 1
     assert "OFI (A)" in (paths.html / "ledger.csv").read_text()
     assert '"outcome":"matches"' in (paths.html / "ledger.json").read_text()
+
+
+def test_a_worker_process_that_dies_is_a_failed_chapter(book: Path) -> None:
+    from concurrent.futures import Future
+    from concurrent.futures.process import BrokenProcessPool
+
+    class DeadPool:
+        def submit(self, *args, **kwargs):
+            future = Future()
+            future.set_exception(BrokenProcessPool("a worker was killed"))
+            return future
+
+    chapter = chapters.discover(book)[0]
+    result = chapters._in_process(DeadPool(), chapter, book / "out.ipynb", {})
+    assert not result.ok
+    assert result.error == "BrokenProcessPool: a worker was killed"
+    assert result.chapter == chapter and result.seconds >= 0

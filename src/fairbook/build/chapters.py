@@ -29,6 +29,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import json
+import multiprocessing
 import os
 import re
 import shutil
@@ -37,7 +38,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -559,6 +560,18 @@ def schedule(chapters: list[Chapter], timings: Mapping[str, float]) -> list[Chap
     return sorted(chapters, key=lambda c: -timings.get(c.slug, float("inf")))
 
 
+def _in_process(processes, chapter: Chapter, output: Path, params) -> ExecutionResult:
+    """:func:`execute` in one of the worker processes of `processes`; a worker that dies
+    (out of memory, killed) is a failed chapter, not a crashed build."""
+    start = time.perf_counter()
+    try:
+        return processes.submit(execute, chapter, output, params).result()
+    except Exception as exc:  # BrokenProcessPool and the like
+        return ExecutionResult(
+            chapter, output, time.perf_counter() - start, f"{type(exc).__name__}: {exc}"
+        )
+
+
 def execute_book(
     root: str | os.PathLike[str] | None = None,
     profile: str = "fast",
@@ -572,8 +585,8 @@ def execute_book(
     """Execute every chapter with `profile` into ``_build/executed/notebooks``.
 
     All chapters run even if one fails; stale outputs of chapters that no longer exist are
-    removed. With ``jobs > 1``, up to `jobs` chapters run side by side (each in its own
-    kernel process), longest first (:func:`schedule`) by the last build's timings, or, on a
+    removed. With ``jobs > 1``, up to `jobs` chapters run side by side (each chapter's
+    papermill client in a worker process, its kernel in another), longest first (:func:`schedule`) by the last build's timings, or, on a
     fresh clone that has none, by the ``timings_fallback`` file (a committed copy of an
     earlier build's, ``tests/notebooks/reference/timings-<profile>.json``); every chapter's
     output is the same as when they run one after another (each kernel is a fresh process
@@ -592,10 +605,14 @@ def execute_book(
     timings = _read_timings(out / TIMINGS)
     order = timings or (_read_timings(Path(timings_fallback)) if timings_fallback else {})
 
-    def one(chapter: Chapter) -> ExecutionResult:
+    def one(chapter: Chapter, processes=None) -> ExecutionResult:
         params = profile_parameters(chapter, profile)
         echo(f"[execute] {chapter.slug} (profile={profile}) ...", flush=True)
-        result = execute(chapter, out / chapter.path.name, params)
+        output = out / chapter.path.name
+        if processes is None:
+            result = execute(chapter, output, params)
+        else:
+            result = _in_process(processes, chapter, output, params)
         status = "ok" if result.ok else f"FAILED: {result.error}"
         echo(f"[execute] {chapter.slug}: {status} in {result.seconds:.1f} s", flush=True)
         return result
@@ -604,8 +621,14 @@ def execute_book(
         if jobs == 1:
             done = [one(chapter) for chapter in chapters]
         else:
-            with ThreadPoolExecutor(max_workers=jobs) as pool:
-                done = list(pool.map(one, schedule(chapters, order)))
+            # Threads keep the order (longest first) and report; each chapter's papermill
+            # client runs in a worker process of its own. Two nbclient clients in threads of
+            # one process once left a chapter waiting forever on a kernel that had gone idle
+            # (a widget cell of chapter 04, in a CI run); in processes they share nothing.
+            spawn = multiprocessing.get_context("spawn")
+            with ProcessPoolExecutor(max_workers=jobs, mp_context=spawn) as processes:
+                with ThreadPoolExecutor(max_workers=jobs) as pool:
+                    done = list(pool.map(lambda c: one(c, processes), schedule(chapters, order)))
     by_slug = {r.chapter.slug: r for r in done}
     results = [by_slug[c.slug] for c in chapters]
     timings.update({r.chapter.slug: round(r.seconds, 1) for r in results})

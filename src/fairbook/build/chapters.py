@@ -586,8 +586,9 @@ def execute_book(
 
     All chapters run even if one fails; stale outputs of chapters that no longer exist are
     removed. With ``jobs > 1``, up to `jobs` chapters run side by side (each chapter's
-    papermill client in a worker process, its kernel in another), longest first (:func:`schedule`) by the last build's timings, or, on a
-    fresh clone that has none, by the ``timings_fallback`` file (a committed copy of an
+    papermill client in a worker process, its kernel in another), longest first
+    (:func:`schedule`) by the last build's timings, or, on a fresh clone that has none, by
+    the ``timings_fallback`` file (a committed copy of an
     earlier build's, ``tests/notebooks/reference/timings-<profile>.json``); every chapter's
     output is the same as when they run one after another (each kernel is a fresh process
     with the same environment). Results are returned in TOC order.

@@ -289,3 +289,12 @@ def test_pages_without_charts_are_not_probed(tmp_path):
     page = tmp_path / "plain.html"
     page.write_text("<html><body><main><p>no charts</p></main></body></html>")
     assert pagecheck.check_charts(page, binary="/nonexistent") == []
+
+
+@needs_chromium
+def test_screenshot_alone_saves_the_png(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    page.write_text(DYNAMIC)
+    png = pagecheck.screenshot(page, tmp_path / "shots" / "page.png")
+    assert png == (tmp_path / "shots" / "page.png").resolve()
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

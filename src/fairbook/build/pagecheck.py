@@ -306,27 +306,10 @@ def render(
 
 
 def screenshot(page: Path, png: Path, *, binary: str | None = None, timeout: float = 120) -> Path:
-    """Save a PNG of `page` (window 1280 x 2000) after its scripts ran."""
-    binary = binary or chromium_binary()
-    if binary is None:
-        raise RuntimeError("chromium is not installed (apt-get install chromium)")
+    """Save a PNG of `page` (window 1280 x 2000) after its scripts ran; the path returned is
+    `png`, resolved. One :func:`render` run with `screenshot_to`, its DOM unused."""
     png = Path(png).resolve()
-    png.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="fairbook-chromium-") as profile:
-        cmd = _chromium_cmd(
-            binary,
-            profile,
-            f"--virtual-time-budget={VIRTUAL_TIME_BUDGET_MS}",
-            f"--window-size={WINDOW_SIZE[0]},{WINDOW_SIZE[1]}",
-            f"--screenshot={png}",
-            Path(page).resolve().as_uri(),
-        )
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
-    if proc.returncode != 0 or not png.exists():
-        raise RuntimeError(
-            f"chromium screenshot failed on {page} (exit {proc.returncode}): "
-            f"{proc.stderr.strip()[-500:]}"
-        )
+    render(page, binary=binary, timeout=timeout, screenshot_to=png)
     return png
 
 

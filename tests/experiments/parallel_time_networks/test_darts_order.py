@@ -123,6 +123,12 @@ def test_the_answer_is_written_from_the_numbers(pair):
     text = darts_order_markdown(decisive, second, darts_order_decisions(*pair), config=config)
     assert "takes 150 architecture steps (30 epochs); the final cycles above take 450" in text
     assert "there second order moved the weights further" in text and "took 3× fewer steps" in text
+    # decided by the t interval only: said so, not called "not decided"
+    partial = darts_order_decisions(*pair)
+    partial.loc[DEPARTURE_ROW, "decision"] = "t interval: the first wins; sign test: not decided"
+    text = darts_order_markdown(decisive, second, partial, config=config)
+    assert "was not decided" not in text
+    assert "reads t interval: the first wins; sign test: not decided (first = second" in text
     second.fingerprint = "changed"
     assert "**A recording is stale**" in darts_order_markdown(
         decisive, second, darts_order_decisions(decisive, second)

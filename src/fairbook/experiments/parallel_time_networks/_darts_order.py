@@ -246,7 +246,11 @@ def darts_order_markdown(
         measured = {
             "decided: the first wins": "second order moved the weights further",
             "decided: the second wins": "second order moved the weights less far",
-        }.get(row["decision"], "the order's effect on the weights was not decided")
+            "not decided": "the order's effect on the weights was not decided",
+        }.get(  # a t interval without the sign test: its own words, never "not decided"
+            row["decision"],
+            f"the comparison of the weights reads {row['decision']} (first = second order)",
+        )
         parts.append(
             f"**Why not the search too.** A candidate of the search takes {per_candidate} "
             f"architecture steps ({config['epochs']} epochs); the final cycles above take "

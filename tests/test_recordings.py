@@ -36,7 +36,16 @@ def test_record_writes_units_with_provenance_and_load_merges_them(tmp_path):
     written = record("00_toy", TOY, config, root=tmp_path, progress=False, command="test")
     assert [p.name for p in written] == ["s0.parquet", "s1.parquet", "s2.parquet"]
     provenance = json.loads((tmp_path / "00_toy" / "toy" / "s1.json").read_text())
-    for key in ("command", "parameters", "commit", "fingerprint", "packages", "cores", "date"):
+    for key in (
+        "command",
+        "parameters",
+        "commit",
+        "fingerprint",
+        "packages",
+        "cores",
+        "instruction_set",
+        "date",
+    ):
         assert key in provenance
     assert provenance["parameters"] == {"seeds": 3, "scale": 2.0}
     assert 0 <= provenance["cpu_seconds"] and 0 <= provenance["seconds"]

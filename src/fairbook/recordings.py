@@ -15,7 +15,8 @@ already recorded with the current fingerprint and parameters are skipped, so a l
 recording can be built up over several sittings, and an interrupted one resumes.
 
 Provenance of each unit: the command, the parameters, the git commit (and whether the tree had
-uncommitted changes), the fingerprint, package versions, cores, ``n_jobs``, wall seconds, the
+uncommitted changes), the fingerprint, package versions, cores and the CPU kernels in force
+(:func:`fairbook.instruction_set.describe`), ``n_jobs``, wall seconds, the
 unit's CPU seconds and the load average when it started (a busy machine stretches wall time,
 not CPU time), and the date (UTC).
 """
@@ -41,6 +42,8 @@ from pathlib import Path
 import pandas as pd
 from joblib import Parallel, delayed
 from tqdm.auto import tqdm
+
+from . import instruction_set
 
 __all__ = [
     "PACKAGES",
@@ -478,6 +481,8 @@ def record(
             "packages": _versions(),
             "python": platform.python_version(),
             "cores": os.cpu_count(),
+            # the processor and the CPU kernels in force: bit-exact only under the same ones
+            "instruction_set": instruction_set.describe(),
             "n_jobs": settings.get("n_jobs", 1),
             "seconds": seconds,
             # CPU time of the unit's process (all its threads) and the machine's 1-minute

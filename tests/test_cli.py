@@ -404,6 +404,21 @@ def test_record_takes_a_profile_the_chapter_defines(tmp_path, capsys):
     assert "08_parallel_time_networks/decisive: nothing recorded yet (0 of 14 units)" in out
 
 
+def test_record_listing_points_to_units_recorded_at_another_profile(tmp_path, capsys):
+    into = str(tmp_path / "recorded")
+    argv = ("record", "03", "cps", "--profile", "fast", "--units", "n005", "--into", into)
+    assert run_cli(*argv) == 0
+    capsys.readouterr()
+    assert run_cli("record", "03", "--into", into) == 0  # the full profile: none of its units
+    out = capsys.readouterr().out
+    assert out.startswith("03_small_groups at profile 'full', seed 0:\n")
+    assert "nothing recorded yet (0 of 145 units)" in out
+    assert "(1 unit(s) recorded at profile 'fast': fairbook record 03 --profile fast)" in out
+    assert run_cli("record", "03", "--profile", "fast", "--into", into) == 0
+    out = capsys.readouterr().out
+    assert "1 of 73 units" in out and "recorded at profile" not in out
+
+
 def test_record_with_a_corrupt_provenance_is_one_line(tmp_path, capsys):
     folder = tmp_path / "03_small_groups" / "cps"
     folder.mkdir(parents=True)

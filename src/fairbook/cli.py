@@ -213,13 +213,23 @@ def _record(args: argparse.Namespace) -> int:
     if not args.recording:
         if not available:
             print(f"{chapter.slug}: nothing to record")
+        else:
+            print(f"{chapter.slug} at profile {args.profile!r}, seed {args.seed}:")
         for name, recordable in available.items():
             config = {"seed": args.seed, **profile_settings}
             try:
                 state = recordings.load(chapter.slug, recordable, settings=config, root=args.into)
+                elsewhere = _recorded_at_other_profiles(
+                    chapter.slug, recordable, package, args, root=args.into
+                )
             except ValueError as exc:  # a corrupt provenance file
                 raise UsageError(str(exc)) from None
             print(f"{name}: {recordable.description}\n  {state.describe()}")
+            for profile, count in elsewhere.items():
+                print(
+                    f"  ({count} unit(s) recorded at profile {profile!r}: "
+                    f"fairbook record {args.chapter} --profile {profile})"
+                )
         return 0
     if args.recording not in available:
         raise UsageError(
@@ -251,6 +261,23 @@ def _record(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     print(f"{len(written)} unit(s) written. {state.describe()}")
     return 0
+
+
+def _recorded_at_other_profiles(chapter, recordable, package, args, *, root) -> dict[str, int]:
+    """How many units of ``recordable`` were recorded at each of the chapter's other profiles
+    (the listing counts only the asked profile's: without this, a recording made at another
+    profile would read as "nothing recorded yet")."""
+    from fairbook import recordings
+
+    counts = {}
+    for profile in getattr(package, "PROFILES", {}):
+        if profile == args.profile:
+            continue
+        config = {"seed": args.seed, **package.settings(profile)}
+        state = recordings.load(chapter, recordable, settings=config, root=root)
+        if not state.empty:
+            counts[profile] = len(state.provenance)
+    return counts
 
 
 @subcommand(

@@ -84,3 +84,24 @@ def test_describe_reports_the_variables_in_force(monkeypatch):
     assert described["ONEDNN_MAX_CPU_ISA"] == "SSE41"
     assert described["machine"] == platform.machine()
     assert isinstance(described["cpu"], str) and described["cpu"]
+
+
+def _has_avx512() -> bool:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            return " avx512f" in info.read()
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not _has_avx512(), reason="needs a processor with AVX-512")
+def test_torch_used_before_fairbook_is_warned_about():
+    env = {k: v for k, v in os.environ.items() if k not in PINNED and k != OPT_OUT}
+    code = (
+        "import warnings, torch; torch.ones(2) + 1; warnings.simplefilter('error'); import fairbook"
+    )
+    late = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert late.returncode != 0 and "will not reproduce bit for bit" in late.stderr
+    in_time = code.replace("torch.ones(2) + 1; ", "")  # imported, not used: still in time
+    out = subprocess.run([sys.executable, "-c", in_time], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr

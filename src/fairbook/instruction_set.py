@@ -18,10 +18,10 @@ would otherwise take its AVX-512 path.
 :func:`pin` caps all three at AVX2 on x86-64, unless the variable is already set (the user's
 choice wins) or ``FAIRBOOK_NATIVE_ISA`` is set to anything but ``0`` (use the processor's own
 kernels: faster on AVX-512, not bit-comparable with the recordings). ``import fairbook`` calls
-it, which is in time as long as no PyTorch operation ran before: PyTorch reads the variables
-at its first operation, and child processes (chapters, test workers, joblib workers) inherit
-them. :func:`describe` says what is in force; ``fairbook record`` writes it into each unit's
-provenance.
+it, which is in time as long as no PyTorch operation ran before: PyTorch reads the variables at
+its first operation (if one ran already and chose wider kernels, :func:`pin` warns), and child
+processes (chapters, test workers, joblib workers) inherit them. :func:`describe` says what is
+in force; ``fairbook record`` writes it into each unit's provenance.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from __future__ import annotations
 import os
 import platform
 import sys
+import warnings
 from collections.abc import MutableMapping
 
 __all__ = ["OPT_OUT", "PINNED", "describe", "pin"]
@@ -80,7 +81,28 @@ def pin(environ: MutableMapping[str, str] | None = None, *, machine: str | None 
         return {}
     newly = {name: value for name, value in PINNED.items() if name not in environ}
     environ.update(newly)
+    if environ is os.environ and "ATEN_CPU_CAPABILITY" in newly:
+        _warn_if_too_late()
     return newly
+
+
+def _warn_if_too_late() -> None:
+    """Warn when PyTorch, imported and used before fairbook, already chose wider kernels."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return
+    try:
+        chosen = torch.backends.cpu.get_cpu_capability()  # fixes it now if still open
+    except (AttributeError, RuntimeError):
+        return
+    if chosen.upper() not in {"AVX2", "DEFAULT", "NO AVX"}:
+        warnings.warn(
+            f"PyTorch ran an operation before fairbook was imported and chose its {chosen} "
+            "kernels; in this process the book's recordings will not reproduce bit for bit. "
+            "Import fairbook before running any PyTorch code (fairbook.instruction_set).",
+            RuntimeWarning,
+            stacklevel=3,
+        )
 
 
 def _cpu_model() -> str:

@@ -361,7 +361,7 @@ def test_figures_unknown_chapter_is_a_usage_error(book, capsys):
 def test_record_lists_records_resumes_and_refuses(tmp_path, capsys):
     into = str(tmp_path / "recorded")
     assert run_cli("record", "03", "--into", into) == 0
-    assert "nothing recorded yet (0 of 145 units)" in capsys.readouterr().out
+    assert "nothing recorded yet (0 of 146 units)" in capsys.readouterr().out
     argv = ("record", "03", "cps", "--profile", "fast", "--units", "n005", "--into", into)
     assert run_cli(*argv) == 0
     assert "1 unit(s) written" in capsys.readouterr().out
@@ -412,7 +412,7 @@ def test_record_listing_points_to_units_recorded_at_another_profile(tmp_path, ca
     assert run_cli("record", "03", "--into", into) == 0  # the full profile: none of its units
     out = capsys.readouterr().out
     assert out.startswith("03_small_groups at profile 'full', seed 0:\n")
-    assert "nothing recorded yet (0 of 145 units)" in out
+    assert "nothing recorded yet (0 of 146 units)" in out
     assert "(1 unit(s) recorded at profile 'fast': fairbook record 03 --profile fast)" in out
     assert run_cli("record", "03", "--profile", "fast", "--into", into) == 0
     out = capsys.readouterr().out

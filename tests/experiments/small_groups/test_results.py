@@ -148,15 +148,16 @@ def test_cps_losses_when_the_reference_is_far():
 
 
 def test_full_profile_cost_scales_the_measured_seconds():
-    # 50 s per setting at 145 sizes: 6 settings = 300 s per group, 4 groups = 20 minutes
+    # 50 s per setting at the full profile's 146 sizes: 6 settings = 300 s per group,
+    # 4 groups = 20 minutes
     table = sg.full_profile_cost(4, 50.0, source="by hand")
     assert len(table) == 1 and table.source.iloc[0] == "by hand"
     assert table.seconds_per_group.iloc[0] == pytest.approx(300.0)
     assert table.minutes_total.iloc[0] == pytest.approx(20.0)
     # several measurements give one row each; fewer sizes cost proportionally less
-    two = sg.full_profile_cost(1, {"a": 10.0, "b": 20.0}, n_settings=3, sizes=29)
+    two = sg.full_profile_cost(1, {"a": 10.0, "b": 20.0}, n_settings=3, sizes=73)
     assert two.source.tolist() == ["a", "b"]
-    assert two.seconds_per_group.tolist() == pytest.approx([6.0, 12.0])
+    assert two.seconds_per_group.tolist() == pytest.approx([15.0, 30.0])  # half the sizes
     with pytest.raises(ValueError, match="> 0"):
         sg.full_profile_cost(2, 0.0)
 
@@ -165,7 +166,7 @@ def test_cps_seconds_per_setting_extrapolates_the_run(toy_cps_run):
     _, run = toy_cps_run()
     a = run.attrs
     per_setting = a["seconds"] / (2 * 6)
-    expected = per_setting * (1_000_000 / 3000) * (145 / 2)
+    expected = per_setting * (1_000_000 / 3000) * (146 / 2)
     assert sg.cps_seconds_per_setting(run) == pytest.approx(expected)
     # at the run's own scale it is the measured time per group and setting
     same = sg.cps_seconds_per_setting(run, n_draws=3000, n_sizes=2)

@@ -14,7 +14,11 @@ from fairbook.stats import cps, match
 def test_settings_profiles_and_overrides():
     fast, full = sg.settings("fast"), sg.settings("full")
     assert fast["cps_draws"] <= 10_000 < full["cps_draws"] == seed003.CPS_PROTOCOL["n_draws"]
-    assert list(full["cps_sizes"]) == list(range(5, 150))
+    # Sec. 4.6.2: "from n = 5 to n = 150", both ends included: 146 sizes
+    protocol = seed003.CPS_PROTOCOL
+    assert list(full["cps_sizes"]) == list(range(protocol["n_min"], protocol["n_max"] + 1))
+    assert len(full["cps_sizes"]) == 146
+    assert set(fast["cps_sizes"]) < set(full["cps_sizes"])
     assert set(full["cps_metrics"]) == set(cps.PAPER_METRICS) and len(cps.PAPER_METRICS) == 15
     assert sg.settings("fast", cps_draws=None)["cps_draws"] == fast["cps_draws"]
     assert sg.settings("fast", cps_draws=7)["cps_draws"] == 7

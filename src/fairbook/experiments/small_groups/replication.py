@@ -965,7 +965,7 @@ def figs_4_4_to_4_6_recorded_replication(recording: Recording) -> pd.DataFrame:
 
     Examples
     --------
-    >>> empty = Recording("03_small_groups", "cps", pd.DataFrame(), expected=145)
+    >>> empty = Recording("03_small_groups", "cps", pd.DataFrame(), expected=146)
     >>> len(figs_4_4_to_4_6_recorded_replication(empty))
     0
     """

@@ -552,11 +552,15 @@ def cps_summary(table: pd.DataFrame, *, group: str | None = None) -> pd.DataFram
     return rel
 
 
+#: How many sizes the ``full`` profile's CPS protocol has (the paper's n = 5 … 150).
+_FULL_SIZES = len(PROFILES["full"]["cps_sizes"])
+
+
 def cps_seconds_per_setting(
     run: pd.DataFrame,
     *,
     n_draws: int = PROFILES["full"]["cps_draws"],
-    n_sizes: int = len(PROFILES["full"]["cps_sizes"]),
+    n_sizes: int = _FULL_SIZES,
 ) -> float:
     """Seconds one setting of one group would take at ``n_draws`` draws and ``n_sizes``
     sizes, extrapolated from the measured time of a :func:`~fairbook.experiments.
@@ -565,7 +569,8 @@ def cps_seconds_per_setting(
     The run's wall time (``run.attrs["seconds"]``) is divided by its groups and settings
     and scaled linearly in draws and sizes (the protocol draws, smooths and scores each
     size independently, so its cost is proportional to both; the metrics are those of the
-    run). The defaults are the ``full`` profile: the paper's 10⁶ draws at 145 sizes. The
+    run). The defaults are the ``full`` profile: the paper's 10⁶ draws at its 146 sizes
+    (n = 5 … 150). The
     estimate is that of the machine, load and ``n_jobs`` of the run it comes from.
 
     Parameters
@@ -583,8 +588,8 @@ def cps_seconds_per_setting(
     --------
     >>> run = pd.DataFrame()
     >>> run.attrs.update(seconds=12.0, n_groups=2, n_settings=6, n_draws=10_000, n_sizes=73)
-    >>> round(cps_seconds_per_setting(run), 1)  # 1 s per setting, × 100 draws, × 145/73
-    198.6
+    >>> round(cps_seconds_per_setting(run), 1)  # 1 s per setting, × 100 draws, × 146/73
+    200.0
     """
     missing = [
         k for k in ("seconds", "n_groups", "n_settings", "n_draws", "n_sizes") if k not in run.attrs
@@ -601,13 +606,13 @@ def full_profile_cost(
     seconds_per_setting,
     *,
     n_settings: int = 6,
-    sizes: int = 145,
+    sizes: int = _FULL_SIZES,
     source: str = "measured",
 ) -> pd.DataFrame:
     """Wall time of the full CPS protocol for ``n_groups`` groups, from a measured cost.
 
     The cost is an argument, not something this function looks up: ``seconds_per_setting``
-    is the time one setting (one ε or λ) of one group takes at full scale (10⁶ draws, 145
+    is the time one setting (one ε or λ) of one group takes at full scale (10⁶ draws, 146
     sizes, the run's metrics), e.g. :func:`cps_seconds_per_setting` of the chapter's own
     ``fast`` run, or a reader's own benchmark. It is scaled to ``n_settings`` settings,
     ``sizes`` sizes and ``n_groups`` groups in one process.
@@ -616,11 +621,11 @@ def full_profile_cost(
     ----------
     n_groups : int
     seconds_per_setting : float or mapping
-        Seconds per setting at 145 sizes; a mapping ``{source: seconds}`` gives one row
-        each.
+        Seconds per setting at the full profile's 146 sizes; a mapping
+        ``{source: seconds}`` gives one row each.
     n_settings : int, default 6
         Settings per group (3 ε + 3 λ).
-    sizes : int, default 145
+    sizes : int, default 146 (the full profile's)
     source : str, default "measured"
         What the seconds are, for the row's label (when ``seconds_per_setting`` is a
         number).
@@ -653,7 +658,7 @@ def full_profile_cost(
         seconds = float(seconds)
         if not seconds > 0:
             raise ValueError(f"seconds_per_setting must be > 0, got {seconds!r} ({label})")
-        per_group = seconds * n_settings * sizes / 145
+        per_group = seconds * n_settings * sizes / _FULL_SIZES
         rows.append(
             {
                 "source": label,

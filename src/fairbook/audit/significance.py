@@ -22,6 +22,7 @@ import numpy as np
 
 from fairbook.parallel import ordered_map
 from fairbook.stats import match
+from fairbook.stats.multiple_testing import holm  # re-exported: part of the audit's API
 
 __all__ = ["EXACT_METRICS", "check_metrics", "holm", "match_pvalue", "match_pvalues"]
 
@@ -111,23 +112,3 @@ def match_pvalues(jobs, *, n_jobs: int = 1) -> np.ndarray:
     """
     calls = [((metric, cm, p_ref), {}) for metric, cm, p_ref in jobs]
     return np.fromiter(ordered_map(match_pvalue, calls, n_jobs=n_jobs), dtype=np.float64)
-
-
-def holm(pvalues) -> np.ndarray:
-    """Holm's step-down adjusted p-values; NaN stays NaN and is not counted as a test.
-
-    Examples
-    --------
-    >>> holm([0.01, 0.04, 0.03, np.nan]).round(2).tolist()
-    [0.03, 0.06, 0.06, nan]
-    """
-    p = np.asarray(pvalues, dtype=np.float64)
-    out = np.full(p.shape, np.nan)
-    finite = np.flatnonzero(np.isfinite(p))
-    if finite.size == 0:
-        return out
-    order = finite[np.argsort(p[finite], kind="stable")]
-    m = order.size
-    adjusted = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
-    out[order] = adjusted
-    return out

@@ -5,7 +5,8 @@
 * :mod:`fairbook.stats.match` — the MATCH test: exact and approximate CDFs of a metric
   under a reference multinomial law (Theorems 4.5–4.9), moments, approximation errors;
 * :mod:`fairbook.stats.cps` — Cross-Prior Smoothing (Algorithm 1), additive smoothing and
-  the chapter's MSE protocol.
+  the chapter's MSE protocol;
+* :mod:`fairbook.stats.multiple_testing` — Holm's step-down adjustment of many p-values.
 
 >>> from fairbook.stats import combinatorics, cps, match
 >>> combinatorics.n_confusion_matrices(2)
@@ -14,6 +15,6 @@
 1.0
 """
 
-from fairbook.stats import combinatorics, cps, match
+from fairbook.stats import combinatorics, cps, match, multiple_testing
 
-__all__ = ["combinatorics", "cps", "match"]
+__all__ = ["combinatorics", "cps", "match", "multiple_testing"]

@@ -16,7 +16,7 @@ import pytest
 from scipy import stats
 
 from fairbook.experiments import small_groups as sg
-from fairbook.experiments.small_groups.runs import _b_normal_as_printed_error, _holm
+from fairbook.experiments.small_groups.runs import _b_normal_as_printed_error
 from fairbook.metrics import compute
 from fairbook.papers import seed003
 from fairbook.stats import combinatorics, cps, match
@@ -163,12 +163,6 @@ def test_match_table_against_match_test_and_holm(toy_counts):
     }
     with pytest.raises(ValueError, match="no exact MATCH law"):
         sg.match_table(counts, metrics=["MCC"])
-
-
-def test_holm_by_hand():
-    adjusted = _holm(np.array([0.01, 0.04, np.nan, 0.03]))
-    assert np.allclose(adjusted[[0, 1, 3]], [0.03, 0.06, 0.06])
-    assert np.isnan(adjusted[2])
 
 
 @pytest.mark.parametrize(

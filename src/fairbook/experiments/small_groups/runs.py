@@ -34,6 +34,7 @@ from fairbook.metrics import compute
 from fairbook.papers import seed003
 from fairbook.recordings import Recordable
 from fairbook.stats import combinatorics, cps, match
+from fairbook.stats.multiple_testing import holm
 
 from ._common import _check_frame, _counts, _metric, _sizes
 from .settings import COMPAS_DEFINITIONS, MATCH_METRICS
@@ -482,20 +483,6 @@ def peizer_pratt_check(
 
 
 # --------------------------------------------------------- Sec. 4.5: MATCH on real small groups
-def _holm(pvalues: np.ndarray) -> np.ndarray:
-    """Holm's step-down adjustment (NaN kept as NaN)."""
-    p = np.asarray(pvalues, dtype=np.float64)
-    out = np.full(p.shape, np.nan)
-    finite = np.flatnonzero(np.isfinite(p))
-    if finite.size == 0:
-        return out
-    order = finite[np.argsort(p[finite], kind="stable")]
-    m = order.size
-    adjusted = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
-    out[order] = adjusted
-    return out
-
-
 def match_table(
     counts: pd.DataFrame,
     *,
@@ -577,7 +564,7 @@ def match_table(
                 }
             )
     table = pd.DataFrame(rows)
-    table["p_holm"] = _holm(table["p_value"].to_numpy())
+    table["p_holm"] = holm(table["p_value"].to_numpy())
     table["apparent"] = table["gap"].abs() >= min_gap
     significant = table["p_holm"] < alpha
     table["survives"] = table["apparent"] & significant

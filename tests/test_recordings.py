@@ -5,7 +5,7 @@ import json
 import pandas as pd
 import pytest
 
-from fairbook.recordings import Recordable, Recording, fingerprint, load, record
+from fairbook.recordings import Recordable, Recording, fingerprint, load, record, recorded_units
 
 CALLS = []
 
@@ -56,6 +56,11 @@ def test_record_writes_units_with_provenance_and_load_merges_them(tmp_path):
     assert recording.frame["value"].tolist() == [0.1, 2.1, 4.1]  # exact round trip
     assert recording.frame["unit"].tolist() == ["s0", "s1", "s2"]
     assert "3 of 3 units recorded" in recording.describe()
+    # the provenance alone names the same units, and none under other parameters
+    assert recorded_units("00_toy", TOY, settings=config, root=tmp_path) == ["s0", "s1", "s2"]
+    other = {**config, "scale": 3.0}
+    assert recorded_units("00_toy", TOY, settings=other, root=tmp_path) == []
+    assert load("00_toy", TOY, settings=other, root=tmp_path).empty
 
 
 def test_recording_resumes_and_keeps_parameters_apart(tmp_path):

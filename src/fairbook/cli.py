@@ -220,7 +220,7 @@ def _record(args: argparse.Namespace) -> int:
             try:
                 state = recordings.load(chapter.slug, recordable, settings=config, root=args.into)
                 elsewhere = _recorded_at_other_profiles(
-                    chapter.slug, recordable, package, args, root=args.into
+                    chapter.slug, recordable, package, args.profile, seed=args.seed, root=args.into
                 )
             except ValueError as exc:  # a corrupt provenance file
                 raise UsageError(str(exc)) from None
@@ -263,20 +263,22 @@ def _record(args: argparse.Namespace) -> int:
     return 0
 
 
-def _recorded_at_other_profiles(chapter, recordable, package, args, *, root) -> dict[str, int]:
-    """How many units of ``recordable`` were recorded at each of the chapter's other profiles
-    (the listing counts only the asked profile's: without this, a recording made at another
-    profile would read as "nothing recorded yet")."""
+def _recorded_at_other_profiles(
+    chapter, recordable, package, asked: str, *, seed: int, root
+) -> dict[str, int]:
+    """How many units of ``recordable`` were recorded at each of the chapter's profiles other
+    than ``asked`` (the listing counts only the asked profile's: without this, a recording
+    made at another profile would read as "nothing recorded yet"). Provenance only."""
     from fairbook import recordings
 
     counts = {}
     for profile in getattr(package, "PROFILES", {}):
-        if profile == args.profile:
+        if profile == asked:
             continue
-        config = {"seed": args.seed, **package.settings(profile)}
-        state = recordings.load(chapter, recordable, settings=config, root=root)
-        if not state.empty:
-            counts[profile] = len(state.provenance)
+        config = {"seed": seed, **package.settings(profile)}
+        units = recordings.recorded_units(chapter, recordable, settings=config, root=root)
+        if units:
+            counts[profile] = len(units)
     return counts
 
 

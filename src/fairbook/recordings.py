@@ -53,6 +53,7 @@ __all__ = [
     "load",
     "record",
     "recorded_folder",
+    "recorded_units",
     "refingerprint",
 ]
 
@@ -496,6 +497,25 @@ def record(
         )
         written.append(table_path)
     return written
+
+
+def recorded_units(chapter: str, recordable: Recordable, *, settings: dict, root=None) -> list[str]:
+    """The units of ``recordable`` recorded with ``settings``' parameters, read from their
+    provenance alone (no table is read; :func:`load` reads the tables too).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> r = Recordable("toy", lambda s: ["a"], lambda u, s: pd.DataFrame({"x": [1]}),
+    ...                depends=("fairbook.stats.cps",), parameters=("scale",))
+    >>> recorded_units("00_toy", r, settings={"scale": 1.0}, root=tempfile.mkdtemp())
+    []
+    """
+    folder = recorded_folder(chapter, recordable.name, root=root)
+    if not folder.is_dir():
+        return []
+    wanted = _subset(settings, recordable.parameters)
+    return [u for u, p in _read_provenance(folder).items() if p["parameters"] == wanted]
 
 
 def load(

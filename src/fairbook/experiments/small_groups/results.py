@@ -570,8 +570,8 @@ def cps_seconds_per_setting(
     and scaled linearly in draws and sizes (the protocol draws, smooths and scores each
     size independently, so its cost is proportional to both; the metrics are those of the
     run). The defaults are the ``full`` profile: the paper's 10⁶ draws at its 146 sizes
-    (n = 5 … 150). The
-    estimate is that of the machine, load and ``n_jobs`` of the run it comes from.
+    (n = 5 … 150). The estimate is that of the machine, load and ``n_jobs`` of the run it
+    comes from.
 
     Parameters
     ----------

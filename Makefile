@@ -9,7 +9,8 @@
 #
 # Both work on a fresh machine with Python 3.11, pip, node/npm and apt (as root). Helpers:
 # setup, vendor, data, html, unit, nbval, nbval-refresh, nbval-rerun, pagecheck, chromium, lint,
-# clean, distclean.
+# verify (fairbook verify: how far this machine is from the recordings; make unit runs the same
+# checks), clean, distclean.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -57,13 +58,13 @@ echo "[time] $(1): $$(( $$(date +%s) - t0 )) s$$( [ $$rc = 0 ] || echo " (FAILED
 exit $$rc
 endef
 
-.PHONY: help setup vendor data html book unit nbval nbval-refresh nbval-rerun pagecheck chromium test lint clean distclean
+.PHONY: help setup vendor data html book unit nbval nbval-refresh nbval-rerun pagecheck chromium test lint verify clean distclean
 
 help:
 	@echo "make book [PROFILE=fast|full]  execute the chapters, build _build/html, check the pages"
 	@echo "make test                      unit tests + book + nbval + page check (what CI runs)"
 	@echo "helpers: setup vendor data html unit nbval nbval-refresh nbval-rerun pagecheck chromium"
-	@echo "         lint clean distclean"
+	@echo "         lint verify clean distclean"
 
 # ---- set-up ----------------------------------------------------------------------------------
 
@@ -212,6 +213,10 @@ test: setup chromium
 	$(MAKE) pagecheck || failed="$$failed pagecheck"; \
 	if [ -n "$$failed" ]; then echo "make test: FAILED:$$failed"; exit 1; fi; \
 	echo "make test: all stages passed"
+
+# re-run each recording's cheapest unit here: both kernel signatures, deviations, flipped verdicts
+verify: $(STAMP_PY)
+	@$(call timed,verify,$(FAIRBOOK) verify)
 
 # ruff lint rules and the formatter, on everything that is Python
 lint: $(STAMP_PY)

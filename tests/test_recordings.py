@@ -56,6 +56,12 @@ def test_record_writes_units_with_provenance_and_load_merges_them(tmp_path):
     assert recording.frame["value"].tolist() == [0.1, 2.1, 4.1]  # exact round trip
     assert recording.frame["unit"].tolist() == ["s0", "s1", "s2"]
     assert "3 of 3 units recorded" in recording.describe()
+    # the kernel signature is written, and the description names it and fairbook verify
+    from fairbook.reproduction.signature import describe_signature, kernel_signature
+
+    assert provenance["kernels"] == kernel_signature()
+    assert describe_signature(kernel_signature()) in recording.describe()
+    assert "`fairbook verify 00`" in recording.describe()
     # the provenance alone names the same units, and none under other parameters
     assert recorded_units("00_toy", TOY, settings=config, root=tmp_path) == ["s0", "s1", "s2"]
     other = {**config, "scale": 3.0}

@@ -263,6 +263,45 @@ def _record(args: argparse.Namespace) -> int:
     return 0
 
 
+@subcommand(
+    "verify",
+    help="re-run each recording's cheapest unit here and say how far this machine is from it",
+    arguments=[
+        arg("chapters", nargs="*", help="chapter numbers or NN/recording (default: every one)"),
+        arg("--json", action="store_true", help="print the outcomes as JSON"),
+    ],
+)
+def _verify(args: argparse.Namespace) -> int:
+    """For each recording: the kernel signature it was recorded under and this machine's,
+    the largest absolute and relative deviation of the re-run from the recording, and which
+    verdicts flip. Bits are required only under the same kernel signature; elsewhere a
+    measured tolerance and equal verdicts (fairbook.reproduction). Exit 1 if a check fails."""
+    import json
+
+    from fairbook.reproduction.checks import checks_for, run_check
+    from fairbook.reproduction.signature import describe_signature, kernel_signature
+
+    try:
+        chosen = checks_for(args.chapters)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    here = kernel_signature()
+    if not args.json:
+        print(f"this machine: {describe_signature(here)}", flush=True)
+    outcomes = []
+    for check in chosen:
+        outcome = run_check(check, here=here)
+        outcomes.append(outcome)
+        if not args.json:
+            print("\n".join(outcome.lines()), flush=True)
+    passed = sum(o.passed for o in outcomes)
+    if args.json:
+        print(json.dumps([o.to_dict() for o in outcomes], indent=1, default=str))
+    else:
+        print(f"{passed} of {len(outcomes)} recordings reproduce on this machine")
+    return 0 if passed == len(outcomes) else 1
+
+
 def _recorded_at_other_profiles(
     chapter, recordable, package, asked: str, *, seed: int, root
 ) -> dict[str, int]:

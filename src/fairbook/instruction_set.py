@@ -4,9 +4,10 @@ PyTorch picks its CPU kernels at run time from what the processor offers: ATen's
 kernels (``ATEN_CPU_CAPABILITY``: AVX2 or AVX-512) and oneDNN's matrix products and
 convolutions (``ONEDNN_MAX_CPU_ISA``). The two paths sum in different orders, so a float32
 network trained on an AVX-512 machine differs in the last bits from the same network trained
-on an AVX2 machine, and after a few epochs in every printed digit. The book's recordings and
-the references of its executed chapters are bit-exact checks, so they hold only where the same
-kernels run.
+on an AVX2 machine, and after a few epochs in every printed digit. The cap keeps x86-64
+machines on one kernel level, which narrows the spread between them; it cannot make another
+BLAS core type, an ARM or Apple processor or a GPU agree, so no check of the book requires
+bits across kernel signatures (:mod:`fairbook.reproduction`).
 
 Measured on 2026-11-26: every recording of the book was made on an AMD EPYC with AVX2 and no
 AVX-512. On an AMD EPYC with AVX-512, five of the unit tests that re-run a recorded unit and

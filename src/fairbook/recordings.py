@@ -16,7 +16,8 @@ recording can be built up over several sittings, and an interrupted one resumes.
 
 Provenance of each unit: the command, the parameters, the git commit (and whether the tree had
 uncommitted changes), the fingerprint, package versions, cores and the CPU kernels in force
-(:func:`fairbook.instruction_set.describe`), ``n_jobs``, wall seconds, the
+(:func:`fairbook.instruction_set.describe`) and the kernel signature
+(:func:`fairbook.reproduction.signature.kernel_signature`), ``n_jobs``, wall seconds, the
 unit's CPU seconds and the load average when it started (a busy machine stretches wall time,
 not CPU time), and the date (UTC).
 """
@@ -44,6 +45,7 @@ from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
 from . import instruction_set
+from .reproduction.signature import describe_signature, kernel_signature, signature_of
 
 __all__ = [
     "PACKAGES",
@@ -91,6 +93,10 @@ class Recordable:
     docstrings : bool
         False: docstrings are left out of the fingerprint too (they document and hold
         doctests; they compute nothing a unit records). True by default.
+    prepare : callable, optional
+        ``prepare(settings) -> settings``: the settings this recording runs with, made from
+        the chapter's profile (a recording at a fixed scale of its own, e.g. chapter 06's
+        ``gpu``); applied before the units, the parameters and every run. None: as given.
     """
 
     name: str
@@ -101,6 +107,11 @@ class Recordable:
     description: str = ""
     configuration: tuple[str, ...] = ()
     docstrings: bool = True
+    prepare: Callable[[dict], dict] | None = None
+
+    def settings_for(self, settings: dict) -> dict:
+        """The settings the recording runs with (:attr:`prepare` applied)."""
+        return dict(settings) if self.prepare is None else self.prepare(dict(settings))
 
     def fingerprint(self, *, source: Callable[[str], bytes] | None = None) -> str:
         """:func:`fingerprint` of ``depends`` without ``configuration`` (and docstrings)."""
@@ -194,6 +205,11 @@ class Recording:
         if all(isinstance(c, (int, float)) for c in cpu):
             text += f", {sum(cpu) / 3600:.2f} CPU-hours"
         text += "."
+        signatures = sorted({describe_signature(signature_of(p)) for p in self.provenance}, key=str)
+        text += (
+            f" Kernel signature: {'; '.join(signatures)}; `fairbook verify {self.chapter[:2]}` "
+            "re-runs its cheapest unit on your machine and says how far your numbers are."
+        )
         attested = [p for p in self.provenance if p.get("refingerprinted")]
         if attested:
             days = sorted({p["refingerprinted"][-1]["date"][:10] for p in attested})
@@ -430,6 +446,7 @@ def record(
     list of Path
         The Parquet files written (units already recorded are skipped).
     """
+    settings = recordable.settings_for(settings)
     all_units = list(recordable.units(settings))
     chosen = all_units if units is None else [str(u) for u in units]
     unknown = sorted(set(chosen) - set(all_units))
@@ -484,6 +501,9 @@ def record(
             "cores": os.cpu_count(),
             # the processor and the CPU kernels in force: bit-exact only under the same ones
             "instruction_set": instruction_set.describe(),
+            # the kernel signature: a re-run is bit-comparable only under an equal one
+            # (fairbook.reproduction; fairbook verify)
+            "kernels": kernel_signature(device=str(settings.get("device", "cpu"))),
             "n_jobs": settings.get("n_jobs", 1),
             "seconds": seconds,
             # CPU time of the unit's process (all its threads) and the machine's 1-minute
@@ -514,7 +534,7 @@ def recorded_units(chapter: str, recordable: Recordable, *, settings: dict, root
     folder = recorded_folder(chapter, recordable.name, root=root)
     if not folder.is_dir():
         return []
-    wanted = _subset(settings, recordable.parameters)
+    wanted = _subset(recordable.settings_for(settings), recordable.parameters)
     return [u for u, p in _read_provenance(folder).items() if p["parameters"] == wanted]
 
 
@@ -536,6 +556,7 @@ def load(
     """
     folder = recorded_folder(chapter, recordable.name, root=root)
     current = recordable.fingerprint()
+    settings = None if settings is None else recordable.settings_for(settings)
     wanted = None if settings is None else _subset(settings, recordable.parameters)
     expected = None if settings is None else len(recordable.units(settings))
     frames, provenance = [], []

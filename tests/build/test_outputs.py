@@ -303,3 +303,110 @@ def test_command_line(tmp_path, capsys):
     assert out.main(["check", *args]) == 1
     assert capsys.readouterr().err.count("error:") == 2
     assert out.main(["write", str(tmp_path / "none"), str(references), str(SANITIZE)]) == 1
+
+
+# ---- numbers at a declared precision (cells tagged tolerance:R) ----------------------------
+
+
+def _tagged(text, *, tags=("tolerance:0.01",), html=None):
+    outputs = [{"output_type": "stream", "name": "stdout", "text": text}]
+    if html is not None:
+        outputs.append(
+            {
+                "output_type": "display_data",
+                "metadata": {},
+                "data": {"text/html": html, "text/plain": "<table>"},
+            }
+        )
+    return out.checked_outputs({"cells": [_cell(outputs, tags=tags)]}, rules=RULES)
+
+
+def test_a_tolerance_cell_compares_numbers_within_it_under_another_signature():
+    ref = _tagged("Det. Q1 -1.458 matches\n", html="<td>0.2510</td><td>differs</td>")
+    now = _tagged("Det. Q1 -1.452 matches\n", html="<td>0.2512</td><td>differs</td>")
+    assert out.compare(now, ref, same_signature=False) == []
+    problems = out.compare(now, ref, same_signature=True)
+    assert len(problems) == 2 and all("bit for bit (same kernel" in p for p in problems)
+    assert "-1.458 -> -1.452" in "".join(problems) and "0.2510 -> 0.2512" in "".join(problems)
+
+
+def test_a_changed_word_fails_whatever_the_tolerance():
+    ref = _tagged("Det. Q1 -1.458 matches\n")
+    now = _tagged("Det. Q1 -1.458 differs\n")
+    (problem,) = out.compare(now, ref, same_signature=False)
+    assert "words or shape" in problem and "+Det. Q1 -1.458 differs" in problem
+
+
+def test_numbers_beyond_the_tolerance_and_a_changed_count_fail():
+    ref = _tagged("a 1.000 b 2.000\n")
+    (problem,) = out.compare(_tagged("a 1.050 b 2.000\n"), ref, same_signature=False)
+    assert "1 number(s) differ" in problem and "1.000 -> 1.050" in problem
+    assert out.compare(_tagged("a 1.000 b\n"), ref, same_signature=False)
+
+
+def test_numbers_inside_words_are_text():
+    assert out._skeleton("F1 of n008 is 0.5, seed003 -2e-3")[1] == ["0.5", "-2e-3"]
+
+
+def test_a_changed_tolerance_tag_is_stale():
+    ref = _tagged("x 1.0\n", tags=("tolerance:0.01",))
+    now = _tagged("x 1.0\n", tags=("tolerance:0.02",))
+    (problem,) = out.compare(now, ref, same_signature=False)
+    assert "another tolerance tag (stale)" in problem
+
+
+def test_one_unit_of_the_last_digit_is_always_allowed_not_two():
+    assert out.numbers_within(["0.250"], ["0.251"], 0.0) == []
+    assert out.numbers_within(["0.250"], ["0.252"], 0.0) == [0]
+    assert out.numbers_within(["1216"], ["1217"], 0.0) == [0]
+    assert out.numbers_within(["1.5e-03"], ["1.6e-03"], 0.0) == []
+    assert out.numbers_within(["1.0"], ["−1.0"], 0.5) == [0]
+
+
+@given(st.floats(-1e6, 1e6, allow_nan=False), st.floats(0, 0.1))
+def test_a_relative_shift_within_the_tolerance_passes(value, rel):
+    a = f"{value:.4f}"
+    b = f"{value * (1 + rel / 2):.4f}"
+    assert out.numbers_within([a], [b], rel) == []
+
+
+def test_references_record_the_builds_signature_and_check_compares_by_it(tmp_path, monkeypatch):
+    executed = tmp_path / "executed"
+    executed.mkdir()
+    notebook = {
+        "metadata": {"papermill": {"parameters": {"profile": "fast"}, "exception": None}},
+        "cells": [
+            _cell(
+                [{"output_type": "stream", "name": "stdout", "text": "loss 0.1234\n"}],
+                tags=["tolerance:0.01"],
+            )
+        ],
+    }
+    chapter = executed / "01_a.ipynb"
+    chapter.write_text(json.dumps(notebook), "utf-8")
+    (executed / "kernels.json").write_text('{"aten": "AVX2"}', "utf-8")
+    references = tmp_path / "reference"
+    out.write_references(executed, references, sanitize=SANITIZE)
+    stored = json.loads((references / "fast" / "01_a.json").read_text("utf-8"))
+    assert stored["kernels"] == {"aten": "AVX2"}
+    notebook["cells"][0]["outputs"][0]["text"] = "loss 0.1236\n"
+    chapter.write_text(json.dumps(notebook), "utf-8")
+    # the same signature: bits
+    assert out.check_references(chapter, references, sanitize=SANITIZE)
+    # another signature (here forced): the tolerance
+    monkeypatch.setenv("FAIRBOOK_FORCE_SIGNATURE", "other")
+    assert out.check_references(chapter, references, sanitize=SANITIZE) == []
+
+
+def test_spread_reports_the_largest_deviation_and_changed_words(tmp_path):
+    def write(name, text):
+        nb = {"cells": [_cell([{"output_type": "stream", "name": "stdout", "text": text}])]}
+        (tmp_path / name).write_text(json.dumps(nb), "utf-8")
+        return tmp_path / name
+
+    a, b = write("a.ipynb", "x 1.000 fair\n"), write("b.ipynb", "x 1.100 fair\n")
+    [cell] = out.spread(a, b, sanitize=SANITIZE)
+    assert cell["words"] is False and cell["max_rel"] == pytest.approx(0.099 / 1.1)
+    c = write("c.ipynb", "x 1.000 unfair\n")
+    assert out.spread(a, c, sanitize=SANITIZE)[0]["words"] is True
+    assert out.spread(a, a, sanitize=SANITIZE) == []

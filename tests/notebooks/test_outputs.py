@@ -9,6 +9,8 @@ a deliberate change of a chapter's outputs; ``make nbval-rerun`` runs nbval itse
 from __future__ import annotations
 
 import json
+import math
+import re
 from pathlib import Path
 
 import pytest
@@ -39,3 +41,44 @@ def test_every_reference_belongs_to_a_chapter():
     for profile in profiles:
         orphans = {p.stem for p in (REFERENCE / profile).glob("*.json")} - set(CHAPTERS)
         assert not orphans, f"references without a chapter ({profile}): {sorted(orphans)}"
+
+
+_SCIENTIFIC = re.compile(r"(?<![\w.])-?(\d(?:\.\d+)?)e-(\d+)(?![\w.])", re.IGNORECASE)
+_NUMPY_REPR = re.compile(r"\bnp\.(float|int|uint|bool_?|complex|str_)\w*\(")
+
+
+def _rounding_noise(mantissa: str, exponent: str) -> bool:
+    """A value below 1e-12 shaped like floating-point rounding noise: 1, 1.25, 1.5 or 1.75
+    times a power of two (1.1102e-16 = 2^-53, 2.7756e-17 = 2^-55, 3.553e-15 = 2^-48), to the
+    printed digits (0.05 %), which a p-value or a measured quantity is only by a
+    one-in-a-few-hundred coincidence."""
+    value = float(mantissa) * 10.0 ** -int(exponent)
+    if value == 0 or value >= 1e-12:
+        return False
+    ratio = value / 2.0 ** math.floor(math.log2(value))
+    return any(abs(ratio - k) < 5e-4 * k for k in (1.0, 1.25, 1.5, 1.75, 2.0))
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_no_chapter_prints_rounding_noise_or_numpy_reprs(chapter):
+    """The book's formatter (fairbook.formatting) prints noise as 0 and numpy scalars as
+    numbers; this finds any output it missed."""
+    executed = EXECUTED / f"{chapter}.ipynb"
+    if not executed.is_file():
+        pytest.fail(f"no executed copy {executed}: run make html first")
+    notebook = json.loads(executed.read_text("utf-8"))
+    found = []
+    for index, cell in enumerate(c for c in notebook["cells"] if c["cell_type"] == "code"):
+        for output in cell.get("outputs", []):
+            texts = [output.get("text", "")]
+            data = output.get("data", {})
+            texts += [data.get(k, "") for k in ("text/plain", "text/html", "text/markdown")]
+            for text in texts:
+                text = "".join(text) if isinstance(text, list) else text
+                found += [f"cell {index}: {m.group(0)}" for m in _NUMPY_REPR.finditer(text)]
+                found += [
+                    f"cell {index}: {m.group(0)}"
+                    for m in _SCIENTIFIC.finditer(text)
+                    if _rounding_noise(m.group(1), m.group(2))
+                ]
+    assert not found, f"{chapter} prints noise or numpy reprs: {found[:10]}"

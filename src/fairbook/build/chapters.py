@@ -47,6 +47,7 @@ import yaml
 
 __all__ = [
     "PROFILES",
+    "KERNELS",
     "TIMINGS",
     "BookPaths",
     "Chapter",
@@ -530,6 +531,8 @@ def run(
 #: File (in the executed folder) with each chapter's last execution time, in seconds: the
 #: next build starts the longest chapters first when it runs several side by side.
 TIMINGS = "timings.json"
+#: The kernel signature of the build, beside the executed chapters.
+KERNELS = "kernels.json"
 
 
 def _read_timings(path: Path) -> dict[str, float]:
@@ -634,6 +637,11 @@ def execute_book(
     results = [by_slug[c.slug] for c in chapters]
     timings.update({r.chapter.slug: round(r.seconds, 1) for r in results})
     (out / TIMINGS).write_text(json.dumps(timings, indent=1, sort_keys=True) + "\n", "utf-8")
+    # the kernel signature the chapters ran under (the kernels inherit this environment):
+    # the outputs check compares numbers bit for bit only under an equal one
+    from fairbook.reproduction.signature import kernel_signature
+
+    (out / KERNELS).write_text(json.dumps(kernel_signature(), indent=1) + "\n", "utf-8")
     return results
 
 

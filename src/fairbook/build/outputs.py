@@ -43,6 +43,8 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import math
+import os
 import re
 import sys
 from collections.abc import Mapping, Sequence
@@ -51,11 +53,14 @@ from pathlib import Path
 __all__ = [
     "IGNORE_TAGS",
     "SKIPPED",
+    "TOLERANCE_TAG",
     "VERBATIM",
     "VERBATIM_CHARS",
     "check_references",
     "checked_outputs",
+    "cell_tolerance",
     "compare",
+    "numbers_within",
     "executed_problems",
     "parse_rules",
     "profile_of",
@@ -80,7 +85,15 @@ IGNORE_TAGS = ("nbval-ignore-output", "nbval-skip")
 VERBATIM = ("text/plain", "stdout", "stderr", "ename", "evalue")
 #: Longest verbatim value; longer ones are stored as digests.
 VERBATIM_CHARS = 20_000
-_FORMAT = 1
+_FORMAT = 2
+#: A cell tagged ``tolerance:R`` (e.g. ``tolerance:0.01``) holds numbers computed by
+#: optimisation or floating-point reduction: under another kernel signature than its
+#: reference's, each printed number may move by ``R`` times its magnitude plus one unit of
+#: its last printed digit; all text between the numbers (words, verdicts, labels, the
+#: table's shape) must still be equal (:func:`compare`).
+TOLERANCE_TAG = "tolerance:"
+#: A number as printed: not part of a word (``F1``, ``n008``), optional sign, decimals, exponent.
+_NUMBER = re.compile(r"(?<![\w.])[-−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.])")
 _CARRIAGE_RETURN = re.compile(r"^.*\r(?=[^\n])", re.MULTILINE)  # nbval's carriagereturn_pat
 
 
@@ -147,7 +160,92 @@ def _stored(key: str, value) -> object:
     return {"sha256": digest, "chars": len(canonical)}
 
 
-def _flattened(outputs: Sequence[Mapping], rules) -> dict[str, list]:
+def _skeleton(text: str) -> tuple[str, list[str]]:
+    """The text with every printed number replaced by ``#``, and the numbers in order."""
+    numbers = _NUMBER.findall(text)
+    return _NUMBER.sub("#", text), numbers
+
+
+def _stored_numeric(key: str, value) -> object:
+    """A value of a ``tolerance:`` cell: its text without numbers (as a digest, and verbatim
+    when short, for diffs) and its numbers as printed."""
+    text = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+    skeleton, numbers = _skeleton(text)
+    stored = {
+        "skeleton": hashlib.sha256(skeleton.encode("utf-8")).hexdigest(),
+        "numbers": numbers,
+        "chars": len(text),
+    }
+    if key in VERBATIM and len(text) <= VERBATIM_CHARS:
+        stored["text"] = text
+    return stored
+
+
+def cell_tolerance(tags: Sequence[str]) -> float | None:
+    """The relative tolerance a cell's ``tolerance:R`` tag declares (None without one).
+
+    Examples
+    --------
+    >>> cell_tolerance(["hide-input", "tolerance:0.02"])
+    0.02
+    >>> cell_tolerance(["tolerance:x"])
+    Traceback (most recent call last):
+    ...
+    ValueError: bad tag 'tolerance:x': write tolerance:R with R a number in [0, 1)
+    """
+    found = [t for t in tags if t.startswith(TOLERANCE_TAG)]
+    if not found:
+        return None
+    try:
+        value = float(found[0][len(TOLERANCE_TAG) :])
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value < 1.0:
+        raise ValueError(f"bad tag {found[0]!r}: write tolerance:R with R a number in [0, 1)")
+    return value
+
+
+def _value(token: str) -> float:
+    return float(token.replace("−", "-"))
+
+
+def _unit(token: str) -> float:
+    """One unit of the last printed digit of a decimal (0 for an integer)."""
+    mantissa = token.lower().split("e")[0]
+    if "." not in mantissa:
+        return 0.0
+    digits = len(mantissa.split(".")[1])
+    exponent = int(token.lower().split("e")[1]) if "e" in token.lower() else 0
+    return 10.0 ** (exponent - digits)
+
+
+def numbers_within(
+    reference: Sequence[str], executed: Sequence[str], tolerance: float
+) -> list[int]:
+    """Positions where two lists of printed numbers differ by more than ``tolerance`` times
+    the larger magnitude plus one unit of the coarser last printed digit.
+
+    Examples
+    --------
+    >>> numbers_within(["-1.458", "0.25", "12"], ["-1.452", "0.25", "13"], 0.01)
+    [2]
+    """
+    bad = []
+    for i, (a, b) in enumerate(zip(reference, executed, strict=True)):
+        if a == b:
+            continue
+        x, y = _value(a), _value(b)
+        if math.isnan(x) or math.isnan(y):
+            bad.append(i)
+            continue
+        # (1 + 1e-9): a unit of the last digit is not exact in binary (0.251 - 0.250)
+        allowed = (tolerance * max(abs(x), abs(y)) + max(_unit(a), _unit(b))) * (1 + 1e-9)
+        if abs(x - y) > allowed:
+            bad.append(i)
+    return bad
+
+
+def _flattened(outputs: Sequence[Mapping], rules, *, numeric: bool = False) -> dict[str, list]:
     flat: dict[str, list] = {}
     for output in _coalesced(outputs):
         if output.get("output_type") == "stream":
@@ -162,14 +260,17 @@ def _flattened(outputs: Sequence[Mapping], rules) -> dict[str, list]:
                         flat.setdefault(mime, []).append(_sanitise(_text(data), rules))
             else:
                 flat.setdefault(key, []).append(_sanitise(_text(value), rules))
-    return {key: [_stored(key, v) for v in values] for key, values in sorted(flat.items())}
+    store = _stored_numeric if numeric else _stored
+    return {key: [store(key, v) for v in values] for key, values in sorted(flat.items())}
 
 
 def _source_digest(cell: Mapping) -> str:
     return hashlib.sha256(_text(cell.get("source", "")).encode("utf-8")).hexdigest()[:16]
 
 
-def checked_outputs(notebook: Mapping, *, rules: Sequence[tuple[str, str]]) -> dict[str, dict]:
+def checked_outputs(
+    notebook: Mapping, *, rules: Sequence[tuple[str, str]], all_numeric: bool = False
+) -> dict[str, dict]:
     """The outputs nbval would compare, per code cell, in the form references store them.
 
     Parameters
@@ -178,6 +279,9 @@ def checked_outputs(notebook: Mapping, *, rules: Sequence[tuple[str, str]]) -> d
         A notebook as parsed from its JSON file.
     rules : sequence of (str, str)
         Sanitising rules (:func:`parse_rules`).
+    all_numeric : bool, default False
+        Store every cell's values as text-without-numbers plus numbers, as for a cell tagged
+        ``tolerance:`` (:func:`spread` uses it to measure how far two builds' numbers are).
 
     Returns
     -------
@@ -212,11 +316,16 @@ def checked_outputs(notebook: Mapping, *, rules: Sequence[tuple[str, str]]) -> d
         if cell_id in cells:
             raise ValueError(f"two code cells share the id {cell_id!r}")
         ignored = any(tag in tags for tag in IGNORE_TAGS)
+        tolerance = cell_tolerance(tags)
+        outputs = cell.get("outputs", [])
         cells[cell_id] = {
             "index": index,
             "source": _source_digest(cell),
             "ignored": ignored,
-            "outputs": {} if ignored else _flattened(cell.get("outputs", []), rules),
+            "tolerance": tolerance,
+            "outputs": {}
+            if ignored
+            else _flattened(outputs, rules, numeric=all_numeric or tolerance is not None),
         }
     return cells
 
@@ -271,7 +380,28 @@ def _diff(key: str, reference, executed) -> str:
     return f"{key} differs: reference {shown(reference)}, this build {shown(executed)}"
 
 
-def compare(executed: Mapping, reference: Mapping) -> list[str]:
+def _compare_numeric(key: str, reference: Mapping, executed: Mapping, tolerance, exact) -> str:
+    """Why a ``tolerance:`` cell's value differs from its reference ('' when it does not)."""
+    if reference.get("skeleton") != executed.get("skeleton"):
+        if isinstance(reference.get("text"), str) and isinstance(executed.get("text"), str):
+            return _diff(key, reference["text"], executed["text"]) + " (words or shape)"
+        return f"{key} differs in its text or shape, not only in its numbers"
+    ref_numbers, our_numbers = reference["numbers"], executed["numbers"]
+    if len(ref_numbers) != len(our_numbers):
+        return f"{key}: {len(our_numbers)} numbers, the reference has {len(ref_numbers)}"
+    if exact:
+        bad = [i for i, (a, b) in enumerate(zip(ref_numbers, our_numbers, strict=True)) if a != b]
+        rule = "bit for bit (same kernel signature)"
+    else:
+        bad = numbers_within(ref_numbers, our_numbers, tolerance)
+        rule = f"within {tolerance:g} relative + one unit of the last digit"
+    if not bad:
+        return ""
+    shown = ", ".join(f"{ref_numbers[i]} -> {our_numbers[i]}" for i in bad[:5])
+    return f"{key}: {len(bad)} number(s) differ beyond {rule}: {shown}"
+
+
+def compare(executed: Mapping, reference: Mapping, *, same_signature: bool = True) -> list[str]:
     """Differences between an executed copy's checked outputs and its reference.
 
     Parameters
@@ -305,6 +435,9 @@ def compare(executed: Mapping, reference: Mapping) -> list[str]:
             continue
         if cell["ignored"]:
             continue
+        if ref.get("tolerance") != cell.get("tolerance"):
+            problems.append(f"{where}: the reference has another tolerance tag (stale)")
+            continue
         keys = set(ref["outputs"]) | set(cell["outputs"])
         for key in sorted(keys):
             mine, theirs = cell["outputs"].get(key), ref["outputs"].get(key)
@@ -318,7 +451,12 @@ def compare(executed: Mapping, reference: Mapping) -> list[str]:
                 )
             else:
                 for a, b in zip(theirs, mine, strict=True):
-                    if a != b:
+                    if cell.get("tolerance") is not None:
+                        why = _compare_numeric(key, a, b, cell["tolerance"], same_signature)
+                        if why:
+                            problems.append(f"{where}: {why}")
+                            break
+                    elif a != b:
                         problems.append(f"{where}: {_diff(key, a, b)}")
                         break
     for cell_id in reference.keys() - executed.keys():
@@ -383,7 +521,11 @@ def write_references(executed_dir: Path, reference_dir: Path, *, sanitize: Path)
         if problems:
             raise ValueError(f"{path.name}: {'; '.join(problems)}")
         target = Path(reference_dir) / profile_of(notebook) / f"{path.stem}.json"
-        records[target] = {"format": _FORMAT, "cells": checked_outputs(notebook, rules=rules)}
+        records[target] = {
+            "format": _FORMAT,
+            "kernels": build_signature(Path(executed_dir)),
+            "cells": checked_outputs(notebook, rules=rules),
+        }
     for target, record in records.items():
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", "utf-8")
@@ -397,6 +539,17 @@ def write_references(executed_dir: Path, reference_dir: Path, *, sanitize: Path)
         copy = Path(reference_dir) / f"timings-{profiles.pop()}.json"
         copy.write_text(timings.read_text("utf-8"), "utf-8")
     return sorted(records)
+
+
+def build_signature(executed_dir: Path) -> dict:
+    """The kernel signature the executed chapters ran under (``kernels.json`` beside them,
+    written by ``fairbook build``; this process's when there is none)."""
+    path = Path(executed_dir) / "kernels.json"
+    if path.is_file():
+        return json.loads(path.read_text("utf-8"))
+    from fairbook.reproduction.signature import kernel_signature
+
+    return kernel_signature()
 
 
 def check_references(executed: Path, reference_dir: Path, *, sanitize: Path) -> list[str]:
@@ -418,12 +571,80 @@ def check_references(executed: Path, reference_dir: Path, *, sanitize: Path) -> 
     reference = json.loads(reference_path.read_text("utf-8"))
     if reference.get("format") != _FORMAT:
         return [f"{reference_path}: unknown format {reference.get('format')!r}: refresh it"]
-    return compare(checked_outputs(notebook, rules=_rules(sanitize)), reference["cells"])
+    from fairbook.reproduction.signature import signatures_differ
+
+    here = build_signature(executed.parent)
+    if os.environ.get("FAIRBOOK_FORCE_SIGNATURE"):
+        here = {**here, "forced": os.environ["FAIRBOOK_FORCE_SIGNATURE"]}
+    same = not signatures_differ(here, reference.get("kernels"))
+    return compare(
+        checked_outputs(notebook, rules=_rules(sanitize)), reference["cells"], same_signature=same
+    )
+
+
+def spread(first: Path, second: Path, *, sanitize: Path) -> list[dict]:
+    """How far two executed copies of a chapter are apart, cell by cell.
+
+    For every code cell whose outputs differ: its index and id, its tolerance tag, whether
+    the text between the numbers (words, verdicts, the table's shape) differs
+    (``words``: then no tolerance can cover it), and the largest relative deviation of a
+    printed number beyond one unit of its last digit (``max_rel``). Used to choose a cell's
+    ``tolerance:`` tag from two builds under different kernel signatures.
+    """
+    rules = _rules(sanitize)
+    cells_a = checked_outputs(
+        json.loads(Path(first).read_text("utf-8")), rules=rules, all_numeric=True
+    )
+    cells_b = checked_outputs(
+        json.loads(Path(second).read_text("utf-8")), rules=rules, all_numeric=True
+    )
+    found = []
+    for cell_id, a in cells_a.items():
+        b = cells_b.get(cell_id)
+        if b is None or a["ignored"]:
+            continue
+        words, worst = False, 0.0
+        for key in set(a["outputs"]) | set(b["outputs"]):
+            va, vb = a["outputs"].get(key, []), b["outputs"].get(key, [])
+            if len(va) != len(vb):
+                words = True
+                continue
+            for x, y in zip(va, vb, strict=True):
+                if x["skeleton"] != y["skeleton"] or len(x["numbers"]) != len(y["numbers"]):
+                    words = True
+                    continue
+                for p, q in zip(x["numbers"], y["numbers"], strict=True):
+                    if p == q:
+                        continue
+                    u, v = _value(p), _value(q)
+                    excess = abs(u - v) - max(_unit(p), _unit(q))
+                    if excess > 0:
+                        worst = max(worst, excess / max(abs(u), abs(v)))
+        if words or worst > 0:
+            found.append(
+                {
+                    "index": a["index"],
+                    "id": cell_id,
+                    "tolerance": a.get("tolerance"),
+                    "words": words,
+                    "max_rel": worst,
+                }
+            )
+    return found
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m fairbook.build.outputs write|check EXECUTED_DIR REFERENCE_DIR SANITIZE``."""
+    """``python -m fairbook.build.outputs write|check EXECUTED_DIR REFERENCE_DIR SANITIZE``,
+    or ``spread FIRST_DIR SECOND_DIR SANITIZE`` (one JSON line per differing cell)."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) == 4 and args[0] == "spread":
+        _, first_dir, second_dir, sanitize = args
+        for path in sorted(Path(first_dir).glob("*.ipynb")):
+            other = Path(second_dir) / path.name
+            if other.is_file():
+                for cell in spread(path, other, sanitize=Path(sanitize)):
+                    print(json.dumps({"chapter": path.stem, **cell}))
+        return 0
     if len(args) != 4 or args[0] not in ("write", "check"):
         print(main.__doc__, file=sys.stderr)
         return 2

@@ -78,22 +78,3 @@ def test_recorded_units_are_seeds_and_round_trip_to_counts():
     assert (counts["rf"][["TP", "FN", "FP", "TN"]].sum(axis=1) == counts["rf"]["n"]).all()
     with pytest.raises(ValueError, match="no unit 's1'"):
         ofi.recorded_counts(table.assign(unit="s0"), "s1")
-
-
-@pytest.mark.heavy
-def test_the_committed_recording_reproduces_its_first_seed_exactly():
-    """CI's check on the recorded full profile (500 trees): seed 0 re-run equals the recorded
-    counts exactly, and the recording is not stale."""
-    import pandas as pd
-
-    from fairbook import recordings
-
-    config = ofi.settings("full")
-    recording = recordings.load("02_objective_fairness_index", ofi.ADULT_RECORDING, settings=config)
-    assert not recording.empty, "no recorded units: run `fairbook record 02 adult`"
-    assert not recording.stale, recording.describe()
-    recorded = recording.frame[recording.frame["unit"] == "s0"].drop(columns="unit")
-    again = ofi.adult_recorded_unit("s0", config)
-    pd.testing.assert_frame_equal(
-        again.reset_index(drop=True), recorded.reset_index(drop=True), check_exact=True
-    )

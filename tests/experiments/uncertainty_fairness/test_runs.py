@@ -79,16 +79,3 @@ def test_study_units_and_bad_units():
     assert len(units) == 11 * 10 and units[:2] == ["chapter-s00", "paper-s00"]
     with pytest.raises(ValueError, match="unit"):
         uf.study_unit("nocell-s00", uf.settings("full"))
-
-
-def test_recording_is_fresh_and_one_cheap_unit_reproduces_exactly():
-    import pandas as pd
-
-    recording = uf.runs.RECORDINGS["study"]
-    loaded = uf.study_recording(uf.settings("full"))
-    assert recording is uf.STUDY_RECORDING and not loaded.empty
-    assert not loaded.stale, loaded.describe()
-    assert set(loaded.frame["unit"]) <= set(uf.study_units(uf.settings("full")))
-    recorded = loaded.frame[loaded.frame["unit"] == "chapter-s00"].drop(columns="unit")
-    again = uf.study_unit("chapter-s00", uf.settings("full"))
-    pd.testing.assert_frame_equal(recorded.reset_index(drop=True), again, check_exact=True)

@@ -76,22 +76,6 @@ def test_a_recorded_unit_loads_back_into_the_same_flip_table(tmp_path, tiny_conf
     pd.testing.assert_frame_equal(got.reset_index(drop=True), want, check_dtype=False)
 
 
-@pytest.mark.heavy
-def test_the_committed_recording_reproduces_its_cheapest_unit_exactly():
-    """CI's check on the recorded full profile (16 runs, 500 resamples): the cheapest unit
-    (COMPAS, logistic regression) re-run equals the recorded rows bit for bit, and the
-    recording is not stale."""
-    config = vs.settings("full")
-    recording = vs.recorded(config)
-    assert not recording.empty, "no recorded units: run `fairbook record 10 verdicts`"
-    assert not recording.stale, recording.describe()
-    recorded = recording.frame[recording.frame["unit"] == "compas-logistic"].drop(columns="unit")
-    again = vs.VERDICT_RECORDING.run("compas-logistic", config)
-    pd.testing.assert_frame_equal(
-        again.reset_index(drop=True), recorded.reset_index(drop=True), check_exact=True
-    )
-
-
 @pytest.mark.parametrize("model", ["bnn", "ensemble"])
 def test_seed_000_estimators_repeat_on_the_same_thread_count(model):
     """FIT run r of the BNN and the ensemble trains the same seed on 1 + r mod 2 threads:
@@ -137,26 +121,3 @@ def test_uncertainty_values_are_chapter_04s_ratios_under_each_source():
     with pytest.raises(ValueError, match="at least 2"):
         vs.uncertainty_values("compas", {**config, "n_runs": 1})
     assert vs.RECORDINGS["uncertainty"].units(vs.settings("full")) == ["compas", "adult"]
-
-
-def test_the_committed_uncertainty_recording_reproduces_its_base_runs_exactly():
-    """CI's check on the recorded BNN ratios (16 runs, 500 resamples): complete, not stale,
-    and each data set's base run (FIT:0, the seed-0 model) trained again gives the recorded
-    ratios bit for bit (a whole unit, 31 trainings and 1,500 resamples, is too long for CI)."""
-    from fairbook.experiments import uncertainty_fairness as uf
-
-    recording = vs.recorded_uncertainty_values(vs.settings("full"))
-    assert not recording.empty, "no recorded units: run `fairbook record 10 uncertainty`"
-    assert not recording.stale, recording.describe()
-    assert recording.frame["unit"].nunique() == recording.expected == 2
-    for dataset, name in (("compas", "COMPAS"), ("adult", "Adult")):
-        base = uf.tabular_run(dataset, seed=0, config=uf.settings("fast"))
-        rows = recording.frame[
-            (recording.frame["dataset"] == name)
-            & (recording.frame["source"] == "FIT")
-            & (recording.frame["variant"] == "0")
-        ]
-        for attribute, (protected, reference) in uf.PAIRS[name].items():
-            want = rows[rows["attribute"] == attribute].set_index("measure")["value"]
-            got = uf.fairness_result(base, attribute, protected=protected, reference=reference)
-            np.testing.assert_array_equal(got.ratios.loc[want.index].to_numpy(), want.to_numpy())

@@ -32,6 +32,7 @@ from .figures import (
     survey_reporting_plot,
     variance_heatmap,
 )
+from .gpu import GPU_RECORDING, gpu_settings, gpu_units
 from .replication import (
     PAPER_SOURCES,
     beside_recorded,
@@ -50,6 +51,8 @@ from .results import (
     SURVEY_COLUMNS,
     costs,
     effects,
+    gpu_identity,
+    gpu_recording_text,
     knob_table,
     load_survey,
     recording_cost,
@@ -60,8 +63,8 @@ from .results import (
     table_3,
     table_3_labels,
 )
+from .runs import RECORDINGS as _RUN_RECORDINGS
 from .runs import (
-    RECORDINGS,
     STUDY_RECORDING,
     connect,
     knob_study,
@@ -86,11 +89,28 @@ from .settings import (
     techniques_table,
 )
 
+#: Everything ``fairbook record 06`` can record: the CPU study and the GPU runs.
+RECORDINGS = {**_RUN_RECORDINGS, GPU_RECORDING.name: GPU_RECORDING}
+
+
+def gpu_recording(config: dict, *, root=None):
+    """The GPU recording (``fairbook record 06 gpu``) at ``config``'s seed."""
+    from fairbook import recordings
+
+    return recordings.load("06_fit_variance", GPU_RECORDING, settings=config, root=root)
+
+
 __all__ = [
     "METRICS",
     "PAPER_SOURCES",
     "PROFILES",
+    "GPU_RECORDING",
     "RECORDINGS",
+    "gpu_identity",
+    "gpu_recording",
+    "gpu_recording_text",
+    "gpu_settings",
+    "gpu_units",
     "SETTINGS_FIT",
     "SETTINGS_SEED",
     "SETTINGS_STRICT",

@@ -401,3 +401,48 @@ def recording_cost(recording, config: dict | None = None) -> pd.DataFrame:
     ]
     table.index.name = "task"
     return table[columns]
+
+
+def gpu_recording_text(recording) -> str:
+    """What chapter 06 says about its GPU recording (``fairbook record 06 gpu``): how many
+    runs are recorded and on what, or that none is yet and why.
+
+    Examples
+    --------
+    >>> from fairbook.recordings import Recording
+    >>> print(gpu_recording_text(Recording("06_fit_variance", "gpu", pd.DataFrame(), expected=24)))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    GPU recording: nothing recorded yet (0 of 24 FIT runs). The book's builds run on CPUs;
+    `fairbook record 06 gpu` on a machine with an NVIDIA GPU records seed 004's own setting
+    (Digits-S, the baseline and the adversarial technique, default and deterministic cuDNN),
+    and this section then shows it beside the CPU evidence.
+    """
+    if recording.empty:
+        return (
+            f"GPU recording: nothing recorded yet (0 of {recording.expected} FIT runs). The "
+            "book's builds run on CPUs; `fairbook record 06 gpu` on a machine with an NVIDIA "
+            "GPU records seed 004's own setting (Digits-S, the baseline and the adversarial "
+            "technique, default and deterministic cuDNN), and this section then shows it "
+            "beside the CPU evidence."
+        )
+    return recording.describe()
+
+
+def gpu_identity(recording) -> pd.DataFrame:
+    """Per technique and run setting of the GPU recording: runs, distinct final weights and
+    predictions, and the MaxDiff of accuracy over the runs (pp); empty when nothing is
+    recorded."""
+    if recording.empty:
+        return pd.DataFrame()
+    frame = recording.frame
+    out = frame.groupby(["technique", "setting"], sort=False).agg(
+        runs=("run", "nunique"),
+        distinct_weights=("weights_hash", "nunique"),
+        distinct_predictions=("pred_hash", "nunique"),
+    )
+    accuracy = frame[frame["metric"] == "accuracy"]
+    if not accuracy.empty:
+        per_run = accuracy.groupby(["technique", "setting", "run"])["value"].first()
+        spread = per_run.groupby(level=[0, 1]).agg(lambda v: 100 * (v.max() - v.min()))
+        out["MaxDiff accuracy (pp)"] = spread
+    return out

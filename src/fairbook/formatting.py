@@ -1,0 +1,164 @@
+"""The book's one number formatter: no floating-point noise, no numpy reprs, no 17 digits.
+
+A floating-point computation that should give 0 gives ``1.1102e-16`` on one machine and
+``-5.5511e-17`` on another; a sum that should give ``-0.15`` prints
+``-0.15000000000000002``; numpy 2 prints a scalar as ``np.float64(0.5)``. None of these is
+what the book means, and the first two change with the processor. :func:`install` puts one
+rule on every value a chapter shows in a notebook (IPython's display formatters):
+
+* **tables** (``DataFrame``, ``Series``): in each float column, values whose magnitude is
+  below :data:`NOISE` (1e-12) of the column's scale print as 0, where the scale is the
+  column's largest finite magnitude, and at least 1 (the book's quantities are rates,
+  ratios, counts, losses and scores of order one or more). Columns of p-values (named
+  ``p``, ``p-value``, ``p_value``, ``... p`` or ``p (...)``) are left alone: a p-value of
+  1e-20 is a result. The table's pandas options (precision, float format) still apply;
+* **scalars and containers** (``float``, numpy scalars, tuples, lists and dicts of them):
+  numbers print with at most 12 significant digits, values below 1e-12 print as 0, and
+  numpy scalars print as the Python number they hold.
+
+:func:`clean` is the table rule as a function, for code that renders tables itself.
+
+Examples
+--------
+>>> import pandas as pd
+>>> clean(pd.DataFrame({"gap": [0.5, 1.1102e-16], "p": [0.5, 1e-20]}))
+   gap             p
+0  0.5  5.000000e-01
+1  0.0  1.000000e-20
+>>> plain(-0.15000000000000002), plain(2.7756e-17), plain(np.float64(0.5))
+('-0.15', '0.0', '0.5')
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["NOISE", "clean", "install", "is_p_value_column", "plain"]
+
+#: Magnitude (relative to a column's scale, at least 1) below which a value is noise.
+NOISE = 1e-12
+_P_VALUE = re.compile(r"^(p|p[-_ ]?values?|.*\bp|p \(.*\)|.*p-value.*|.*\bp_.*)$", re.IGNORECASE)
+_SIGNIFICANT = 12
+
+
+def is_p_value_column(name) -> bool:
+    """Whether a column holds p-values (left as they are by :func:`clean`).
+
+    Examples
+    --------
+    >>> [is_p_value_column(c) for c in ["p", "Holm p", "p-value", "p (two-sided)", "PPV", "TPR"]]
+    [True, True, True, True, False, False]
+    """
+    return bool(_P_VALUE.match(str(name).strip()))
+
+
+def _clean_values(values: np.ndarray) -> np.ndarray:
+    finite = np.isfinite(values)
+    if not finite.any():
+        return values
+    scale = max(1.0, float(np.abs(values[finite]).max()))
+    noise = finite & (np.abs(values) < NOISE * scale) & (values != 0)
+    if not noise.any():
+        return values
+    out = values.copy()
+    out[noise] = 0.0
+    return out
+
+
+def clean(table):
+    """``table`` with noise in its float columns set to 0 (module docstring).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame or pandas.Series
+        Left unchanged; a copy is returned when anything was zeroed.
+
+    Returns
+    -------
+    pandas.DataFrame or pandas.Series
+    """
+    if isinstance(table, pd.Series):
+        if not pd.api.types.is_float_dtype(table.dtype) or is_p_value_column(table.name):
+            return table
+        values = table.to_numpy(dtype=float, na_value=np.nan)
+        cleaned = _clean_values(values)
+        return (
+            table if cleaned is values else pd.Series(cleaned, index=table.index, name=table.name)
+        )
+    if not isinstance(table, pd.DataFrame):
+        return table
+    out = None
+    for position, (name, column) in enumerate(table.items()):
+        if not pd.api.types.is_float_dtype(column.dtype) or is_p_value_column(name):
+            continue
+        values = column.to_numpy(dtype=float, na_value=np.nan)
+        cleaned = _clean_values(values)
+        if cleaned is values:
+            continue
+        if out is None:
+            out = table.copy()
+        out.isetitem(position, pd.Series(cleaned, index=table.index, dtype=column.dtype))
+    return table if out is None else out
+
+
+def plain(value) -> str:
+    """A number as the book prints it outside tables (module docstring).
+
+    Examples
+    --------
+    >>> plain(1 / 3), plain(np.int64(7)), plain(3.553e-15), plain(float("nan"))
+    ('0.333333333333', '7', '0.0', 'nan')
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    number = float(value)
+    if not np.isfinite(number):
+        return repr(number)
+    if abs(number) < NOISE:
+        return "0.0"
+    return repr(float(f"{number:.{_SIGNIFICANT}g}"))
+
+
+def _pretty_number(value, printer, cycle) -> None:
+    printer.text(plain(value))
+
+
+def install(shell=None) -> bool:
+    """Register the book's formatter with IPython (a no-op outside IPython).
+
+    Parameters
+    ----------
+    shell : IPython shell, optional
+        Default: the running one (``IPython.get_ipython()``).
+
+    Returns
+    -------
+    bool
+        Whether a shell was found and the formatters were registered.
+    """
+    if shell is None:
+        try:
+            from IPython import get_ipython
+        except ImportError:  # pragma: no cover - IPython comes with the kernel
+            return False
+        shell = get_ipython()
+    if shell is None:
+        return False
+    formatters = shell.display_formatter.formatters
+    text = formatters["text/plain"]
+    for kind in (float, np.float64, np.float32, np.float16, np.longdouble):
+        text.for_type(kind, _pretty_number)
+    for kind in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32):
+        text.for_type(kind, _pretty_number)
+    text.for_type(np.uint64, _pretty_number)
+    text.for_type(np.bool_, _pretty_number)
+    for kind in (pd.DataFrame, pd.Series):
+        text.for_type(kind, lambda obj, p, cycle: p.text(repr(clean(obj))))
+    html = formatters["text/html"]
+    html.for_type(pd.DataFrame, lambda obj: clean(obj)._repr_html_())
+    return True

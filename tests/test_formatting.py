@@ -1,0 +1,88 @@
+"""Tests of :mod:`fairbook.formatting`: noise prints as 0, p-values are left alone, numpy
+scalars print as numbers, and the IPython formatters use the same rules."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fairbook import formatting
+
+
+def test_noise_below_the_column_scale_becomes_zero_and_nothing_else_moves():
+    t = pd.DataFrame({"gap": [0.5, 1.1102e-16, -5.5511e-17, 0.002], "n": [1, 2, 3, 4]})
+    out = formatting.clean(t)
+    assert out["gap"].tolist() == [0.5, 0.0, 0.0, 0.002]
+    assert out["n"].tolist() == [1, 2, 3, 4] and t["gap"][1] == 1.1102e-16  # input unchanged
+    assert "e-" not in repr(out) and "e-" not in out._repr_html_()
+
+
+def test_a_column_of_large_values_scales_its_noise_threshold():
+    t = pd.DataFrame({"x": [1e6, 1e-7, 3.0]})
+    assert formatting.clean(t)["x"].tolist() == [1e6, 0.0, 3.0]
+    small = pd.DataFrame({"x": [1e-6, 2e-6]})
+    pd.testing.assert_frame_equal(formatting.clean(small), small)
+
+
+def test_p_value_columns_keep_their_tiny_values():
+    t = pd.DataFrame({"p": [1e-20, 0.3], "Holm p": [1e-15, 1.0], "PPV": [1e-15, 0.5]})
+    out = formatting.clean(t)
+    assert out["p"][0] == 1e-20 and out["Holm p"][0] == 1e-15 and out["PPV"][0] == 0.0
+
+
+def test_nan_and_infinities_are_kept():
+    t = pd.Series([np.nan, np.inf, 1e-17, 0.5], name="x")
+    out = formatting.clean(t)
+    assert np.isnan(out[0]) and out[1] == np.inf and out[2] == 0.0
+
+
+@given(st.lists(st.floats(-1e9, 1e9, allow_nan=False), min_size=1, max_size=30))
+def test_clean_zeroes_only_values_below_the_threshold(values):
+    out = formatting.clean(pd.Series(values, dtype=float)).to_numpy()
+    scale = max(1.0, max(abs(v) for v in values))
+    for before, after in zip(values, out, strict=True):
+        if abs(before) < formatting.NOISE * scale:
+            assert after == 0.0
+        else:
+            assert after == before
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (-0.15000000000000002, "-0.15"),
+        (np.float64(0.5), "0.5"),
+        (np.float32(0.25), "0.25"),
+        (np.int64(7), "7"),
+        (np.bool_(True), "True"),
+        (3.553e-15, "0.0"),
+        (1 / 3, "0.333333333333"),
+        (1.5e20, "1.5e+20"),
+    ],
+)
+def test_plain_numbers(value, text):
+    assert formatting.plain(value) == text
+
+
+def test_the_ipython_formatters_apply_the_rules():
+    IPython = pytest.importorskip("IPython")
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    assert formatting.install(shell)
+    fmt = shell.display_formatter
+    data, _ = fmt.format((np.float64(0.5), -0.15000000000000002, {"a": np.int64(3)}))
+    assert data["text/plain"] == "(0.5, -0.15, {'a': 3})"
+    data, _ = fmt.format(pd.DataFrame({"gap": [0.5, 2.7756e-17]}))
+    assert "e-17" not in data["text/plain"] and "e-17" not in data["text/html"]
+    assert IPython is not None
+
+
+def test_install_outside_ipython_does_nothing():
+    import subprocess
+    import sys
+
+    code = "from fairbook import formatting; print(formatting.install())"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

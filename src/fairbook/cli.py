@@ -278,7 +278,7 @@ def _verify(args: argparse.Namespace) -> int:
     measured tolerance and equal verdicts (fairbook.reproduction). Exit 1 if a check fails."""
     import json
 
-    from fairbook.reproduction.checks import checks_for, run_check
+    from fairbook.build.verify import checks_for, run_check
     from fairbook.reproduction.signature import describe_signature, kernel_signature
 
     try:

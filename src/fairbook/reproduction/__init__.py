@@ -13,9 +13,9 @@ where*):
   verdict derived from them must be equal; a flipped verdict is reported as a flip, never
   absorbed by the tolerance (:mod:`.compare`).
 
-:mod:`.checks` holds one check per recording: it re-runs the recording's cheapest unit(s)
-here and compares them with the committed tables. ``fairbook verify`` prints the outcome,
-and ``make test`` runs every check (``tests/reproduction/test_checks.py``).
+:mod:`fairbook.build.verify` holds one check per recording: it re-runs the recording's
+cheapest unit(s) here and compares them with the committed tables. ``fairbook verify`` prints the outcome,
+and ``make test`` runs every check (``tests/build/test_verify.py``).
 """
 
 from .compare import Comparison, Tolerance, compare_tables

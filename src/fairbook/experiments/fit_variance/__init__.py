@@ -15,6 +15,7 @@ recomputed exactly.
 * :mod:`.explorers` - the Table 3 editor and the conclusion explorer.
 """
 
+from ._gpu import GPU_RECORDING, gpu_settings, gpu_units
 from .explorers import (
     conclusion_chart,
     conclusion_explorer,
@@ -32,7 +33,6 @@ from .figures import (
     survey_reporting_plot,
     variance_heatmap,
 )
-from .gpu import GPU_RECORDING, gpu_settings, gpu_units
 from .replication import (
     PAPER_SOURCES,
     beside_recorded,
@@ -101,16 +101,11 @@ def gpu_recording(config: dict, *, root=None):
 
 
 __all__ = [
+    "GPU_RECORDING",
     "METRICS",
     "PAPER_SOURCES",
     "PROFILES",
-    "GPU_RECORDING",
     "RECORDINGS",
-    "gpu_identity",
-    "gpu_recording",
-    "gpu_recording_text",
-    "gpu_settings",
-    "gpu_units",
     "SETTINGS_FIT",
     "SETTINGS_SEED",
     "SETTINGS_STRICT",
@@ -134,6 +129,11 @@ __all__ = [
     "finding_2_example",
     "finding_2_replication",
     "finding_3_4_replication",
+    "gpu_identity",
+    "gpu_recording",
+    "gpu_recording_text",
+    "gpu_settings",
+    "gpu_units",
     "knob_study",
     "knob_table",
     "load_survey",

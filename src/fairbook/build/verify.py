@@ -6,14 +6,14 @@ computed values, which are digests, what verdict each row carries, and the
 :class:`~fairbook.reproduction.compare.Tolerance` a re-run under other kernels must keep.
 :func:`verify` runs the checks and returns one :class:`Outcome` each; ``fairbook verify``
 prints them and ``make test`` requires every one to pass
-(``tests/reproduction/test_checks.py``).
+(``tests/build/test_verify.py``).
 
 **How the tolerances were set.** For each check, the re-run was compared with the recording
 (made on AMD EPYC processors with AVX2 and without AVX-512, signature unknown: recorded
 before signatures were written) on an AMD EPYC Zen 4 with AVX-512 (OpenBLAS ``SkylakeX``)
 twice: with the AVX2 cap (the default) and with ``FAIRBOOK_NATIVE_ISA=1`` (AVX-512 kernels in
 PyTorch, oneDNN and MKL). :data:`MEASURED` holds the largest absolute and relative
-deviations seen (``benchmarks/measure_kernel_spread.py`` writes them). A tolerance is ten
+deviations seen (``python -m fairbook.build.kernel_spread`` writes them). A tolerance is ten
 times the largest measured deviation, and never tighter than half a unit in the last digit
 the chapter prints of that quantity: the spread across two signatures is a sample of the
 spread across all of them (Apple Silicon, Intel, ARM, a GPU), and a factor of ten is the
@@ -31,8 +31,20 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .compare import UNDECIDED, Comparison, Tolerance, compare_tables, ratio_sides, signs
-from .signature import describe_signature, kernel_signature, signature_of, signatures_differ
+from fairbook.reproduction.compare import (
+    UNDECIDED,
+    Comparison,
+    Tolerance,
+    compare_tables,
+    ratio_sides,
+    signs,
+)
+from fairbook.reproduction.signature import (
+    describe_signature,
+    kernel_signature,
+    signature_of,
+    signatures_differ,
+)
 
 __all__ = ["CHECKS", "MEASURED", "Check", "Outcome", "Rerun", "checks_for", "verify"]
 
@@ -166,7 +178,7 @@ def _num(x: float) -> str:
 
 # ---- the measured spread and the tolerances ----
 
-#: Where the measured spread is kept (written by ``benchmarks/measure_kernel_spread.py``,
+#: Where the measured spread is kept (written by ``python -m fairbook.build.kernel_spread``,
 #: with the machine, the signatures and the date it was measured on).
 SPREAD_FILE = Path(__file__).with_name("kernel_spread.json")
 

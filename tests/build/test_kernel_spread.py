@@ -1,6 +1,6 @@
-"""Tests of :mod:`fairbook.reproduction.spread`: merging ``fairbook verify --json`` runs."""
+"""Tests of :mod:`fairbook.build.kernel_spread`: merging ``fairbook verify --json`` runs."""
 
-from fairbook.reproduction.spread import VARIANTS, merge
+from fairbook.build.kernel_spread import VARIANTS, merge
 
 
 def test_merge_keeps_the_largest_deviation_and_every_flip():

@@ -1,11 +1,11 @@
 """Measure how far re-runs under different kernel signatures move from the recordings.
 
-``python -m fairbook.reproduction.spread`` runs ``fairbook verify --json`` once per kernel
+``python -m fairbook.build.kernel_spread`` runs ``fairbook verify --json`` once per kernel
 setting of this machine — the default (PyTorch capped at AVX2) and
 ``FAIRBOOK_NATIVE_ISA=1`` (the processor's own kernels) — each in a fresh process, so that
 the setting is read before PyTorch's first operation, and writes the largest absolute and
 relative deviation of each check over both, with the signatures and the machine, to
-``fairbook/reproduction/kernel_spread.json``. :mod:`.checks` derives its tolerances from
+``fairbook/build/kernel_spread.json``. :mod:`.verify` derives its tolerances from
 that file. Run it on a machine whose signature differs from the recordings' (another BLAS
 core type, another instruction set) and commit the file with the machine named.
 
@@ -23,8 +23,9 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ..instruction_set import _cpu_model
-from .checks import SPREAD_FILE
+from fairbook.instruction_set import _cpu_model
+
+from .verify import SPREAD_FILE
 
 __all__ = ["VARIANTS", "merge", "main"]
 
@@ -94,7 +95,7 @@ def _run(variant_env: Mapping[str, str]) -> list[dict]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m fairbook.reproduction.spread [--out FILE]``: measure and write."""
+    """``python -m fairbook.build.kernel_spread [--out FILE]``: measure and write."""
     args = list(sys.argv[1:] if argv is None else argv)
     out = Path(args[args.index("--out") + 1]) if "--out" in args else SPREAD_FILE
     runs = {name: _run(env) for name, env in VARIANTS.items()}
@@ -103,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "cpu": _cpu_model(),
         "cores": os.cpu_count(),
-        "command": "python -m fairbook.reproduction.spread",
+        "command": "python -m fairbook.build.kernel_spread",
         "against": "the committed recordings (AVX2 machines, signature unknown)",
     }
     out.write_text(json.dumps(spread, indent=1, sort_keys=True) + "\n", "utf-8")

@@ -102,7 +102,7 @@ GPU_RECORDING = Recordable(
         "fairbook.data.designs",
         "fairbook.experiments.fit_variance.settings",
         "fairbook.experiments.fit_variance.runs",
-        "fairbook.experiments.fit_variance.gpu",
+        "fairbook.experiments.fit_variance._gpu",
     ),
     parameters=("seed", "n_runs", "tasks", "techniques", "epochs", "device", "emulate"),
     description="seed 004's setting: Digits-S FIT runs on a GPU, default and deterministic "

@@ -14,8 +14,8 @@ where*):
   absorbed by the tolerance (:mod:`.compare`).
 
 :mod:`fairbook.build.verify` holds one check per recording: it re-runs the recording's
-cheapest unit(s) here and compares them with the committed tables. ``fairbook verify`` prints the outcome,
-and ``make test`` runs every check (``tests/build/test_verify.py``).
+cheapest unit(s) here and compares them with the committed tables. ``fairbook verify``
+prints the outcome, and ``make test`` runs every check (``tests/build/test_verify.py``).
 """
 
 from .compare import Comparison, Tolerance, compare_tables

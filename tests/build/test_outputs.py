@@ -344,8 +344,9 @@ def test_numbers_beyond_the_tolerance_and_a_changed_count_fail():
     assert out.compare(_tagged("a 1.000 b\n"), ref, same_signature=False)
 
 
-def test_numbers_inside_words_are_text():
+def test_numbers_inside_words_are_text_and_padding_is_not_compared():
     assert out._skeleton("F1 of n008 is 0.5, seed003 -2e-3")[1] == ["0.5", "-2e-3"]
+    assert out._skeleton("a   -1.0  x")[0] == out._skeleton("a  -0.99   x")[0] == "a # x"
 
 
 def test_a_changed_tolerance_tag_is_stale():
@@ -407,6 +408,8 @@ def test_spread_reports_the_largest_deviation_and_changed_words(tmp_path):
     a, b = write("a.ipynb", "x 1.000 fair\n"), write("b.ipynb", "x 1.100 fair\n")
     [cell] = out.spread(a, b, sanitize=SANITIZE)
     assert cell["words"] is False and cell["max_rel"] == pytest.approx(0.099 / 1.1)
+    small = write("s.ipynb", "x 0.010 fair\n"), write("t.ipynb", "x -0.010 fair\n")
+    assert out.spread(*small, sanitize=SANITIZE)[0]["max_rel"] == pytest.approx(0.019)
     c = write("c.ipynb", "x 1.000 unfair\n")
     assert out.spread(a, c, sanitize=SANITIZE)[0]["words"] is True
     assert out.spread(a, a, sanitize=SANITIZE) == []

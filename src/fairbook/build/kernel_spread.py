@@ -23,7 +23,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from fairbook.instruction_set import _cpu_model
+from fairbook.instruction_set import OPT_OUT, PINNED, _cpu_model
 
 from .verify import SPREAD_FILE
 
@@ -82,6 +82,13 @@ def merge(runs: Mapping[str, Sequence[Mapping]]) -> dict:
 def _run(variant_env: Mapping[str, str]) -> list[dict]:
     env = {**os.environ, **variant_env}
     env.pop("FAIRBOOK_FORCE_SIGNATURE", None)
+    if env.get(OPT_OUT, "0") not in ("", "0"):
+        # this process imported fairbook, which capped the kernels in its environment; the
+        # native variant's child must not inherit the cap (a value the user set differs from
+        # the cap's and is kept)
+        for name, value in PINNED.items():
+            if env.get(name) == value:
+                env.pop(name)
     out = subprocess.run(
         [sys.executable, "-m", "fairbook", "verify", "--json"],
         env=env,

@@ -88,11 +88,13 @@ VERBATIM_CHARS = 20_000
 _FORMAT = 2
 #: A cell tagged ``tolerance:R`` (e.g. ``tolerance:0.01``) holds numbers computed by
 #: optimisation or floating-point reduction: under another kernel signature than its
-#: reference's, each printed number may move by ``R`` times its magnitude plus one unit of
-#: its last printed digit; all text between the numbers (words, verdicts, labels, the
+#: reference's, each printed number may move by ``R`` times the larger of its magnitude and 1
+#: (relative above 1, absolute below: the book's rates and ratios are of order one) plus one
+#: unit of its last printed digit; all text between the numbers (words, verdicts, labels, the
 #: table's shape) must still be equal (:func:`compare`).
 TOLERANCE_TAG = "tolerance:"
 #: A number as printed: not part of a word (``F1``, ``n008``), optional sign, decimals, exponent.
+_SPACES = re.compile(r"[ \t]+")
 _NUMBER = re.compile(r"(?<![\w.])[-−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.])")
 _CARRIAGE_RETURN = re.compile(r"^.*\r(?=[^\n])", re.MULTILINE)  # nbval's carriagereturn_pat
 
@@ -161,9 +163,10 @@ def _stored(key: str, value) -> object:
 
 
 def _skeleton(text: str) -> tuple[str, list[str]]:
-    """The text with every printed number replaced by ``#``, and the numbers in order."""
+    """The text with every printed number replaced by ``#`` and runs of spaces by one (a
+    table's padding follows its numbers' widths), and the numbers in order."""
     numbers = _NUMBER.findall(text)
-    return _NUMBER.sub("#", text), numbers
+    return _SPACES.sub(" ", _NUMBER.sub("#", text)), numbers
 
 
 def _stored_numeric(key: str, value) -> object:
@@ -191,7 +194,7 @@ def cell_tolerance(tags: Sequence[str]) -> float | None:
     >>> cell_tolerance(["tolerance:x"])
     Traceback (most recent call last):
     ...
-    ValueError: bad tag 'tolerance:x': write tolerance:R with R a number in [0, 1)
+    ValueError: bad tag 'tolerance:x': write tolerance:R with R a number >= 0
     """
     found = [t for t in tags if t.startswith(TOLERANCE_TAG)]
     if not found:
@@ -200,8 +203,8 @@ def cell_tolerance(tags: Sequence[str]) -> float | None:
         value = float(found[0][len(TOLERANCE_TAG) :])
     except ValueError:
         value = -1.0
-    if not 0.0 <= value < 1.0:
-        raise ValueError(f"bad tag {found[0]!r}: write tolerance:R with R a number in [0, 1)")
+    if not (0.0 <= value < math.inf):
+        raise ValueError(f"bad tag {found[0]!r}: write tolerance:R with R a number >= 0")
     return value
 
 
@@ -223,7 +226,7 @@ def numbers_within(
     reference: Sequence[str], executed: Sequence[str], tolerance: float
 ) -> list[int]:
     """Positions where two lists of printed numbers differ by more than ``tolerance`` times
-    the larger magnitude plus one unit of the coarser last printed digit.
+    the larger of their magnitudes and 1, plus one unit of the coarser last printed digit.
 
     Examples
     --------
@@ -239,7 +242,7 @@ def numbers_within(
             bad.append(i)
             continue
         # (1 + 1e-9): a unit of the last digit is not exact in binary (0.251 - 0.250)
-        allowed = (tolerance * max(abs(x), abs(y)) + max(_unit(a), _unit(b))) * (1 + 1e-9)
+        allowed = (tolerance * max(abs(x), abs(y), 1.0) + max(_unit(a), _unit(b))) * (1 + 1e-9)
         if abs(x - y) > allowed:
             bad.append(i)
     return bad
@@ -256,12 +259,27 @@ def _flattened(outputs: Sequence[Mapping], rules, *, numeric: bool = False) -> d
                 continue
             if key == "data":
                 for mime, data in value.items():
+                    # in a tolerance: cell, a rich output's plain-text fallback is left out:
+                    # the reader reads the HTML, and the fallback's line wrapping follows the
+                    # widths of the numbers
+                    if numeric and mime == "text/plain" and "text/html" in value:
+                        continue
                     if mime not in SKIPPED:
                         flat.setdefault(mime, []).append(_sanitise(_text(data), rules))
             else:
                 flat.setdefault(key, []).append(_sanitise(_text(value), rules))
-    store = _stored_numeric if numeric else _stored
-    return {key: [store(key, v) for v in values] for key, values in sorted(flat.items())}
+    if not numeric:
+        return {key: [_stored(key, v) for v in values] for key, values in sorted(flat.items())}
+    # a JSON value (a chart specification) is compared as its text, sanitised like any text
+    return {
+        key: [
+            _stored_numeric(
+                key, v if isinstance(v, str) else _sanitise(json.dumps(v, sort_keys=True), rules)
+            )
+            for v in values
+        ]
+        for key, values in sorted(flat.items())
+    }
 
 
 def _source_digest(cell: Mapping) -> str:
@@ -585,10 +603,11 @@ def check_references(executed: Path, reference_dir: Path, *, sanitize: Path) -> 
 def spread(first: Path, second: Path, *, sanitize: Path) -> list[dict]:
     """How far two executed copies of a chapter are apart, cell by cell.
 
-    For every code cell whose outputs differ: its index and id, its tolerance tag, whether
-    the text between the numbers (words, verdicts, the table's shape) differs
-    (``words``: then no tolerance can cover it), and the largest relative deviation of a
-    printed number beyond one unit of its last digit (``max_rel``). Used to choose a cell's
+    For every code cell whose outputs differ at all: its index and id, its tolerance tag,
+    whether the text between the numbers (words, verdicts, the table's shape) differs
+    (``words``: then no tolerance can cover it), and the largest deviation of a printed
+    number beyond one unit of its last digit, relative to the larger of its magnitude and 1
+    (``max_rel``, the quantity a ``tolerance:`` tag bounds). Used to choose a cell's
     ``tolerance:`` tag from two builds under different kernel signatures.
     """
     rules = _rules(sanitize)
@@ -603,7 +622,7 @@ def spread(first: Path, second: Path, *, sanitize: Path) -> list[dict]:
         b = cells_b.get(cell_id)
         if b is None or a["ignored"]:
             continue
-        words, worst = False, 0.0
+        words, worst, moved = False, 0.0, False
         for key in set(a["outputs"]) | set(b["outputs"]):
             va, vb = a["outputs"].get(key, []), b["outputs"].get(key, [])
             if len(va) != len(vb):
@@ -616,11 +635,12 @@ def spread(first: Path, second: Path, *, sanitize: Path) -> list[dict]:
                 for p, q in zip(x["numbers"], y["numbers"], strict=True):
                     if p == q:
                         continue
+                    moved = True
                     u, v = _value(p), _value(q)
-                    excess = abs(u - v) - max(_unit(p), _unit(q))
+                    excess = abs(u - v) - max(_unit(p), _unit(q)) * (1 + 1e-9)
                     if excess > 0:
-                        worst = max(worst, excess / max(abs(u), abs(v)))
-        if words or worst > 0:
+                        worst = max(worst, excess / max(abs(u), abs(v), 1.0))
+        if words or moved:
             found.append(
                 {
                     "index": a["index"],

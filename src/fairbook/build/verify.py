@@ -13,11 +13,12 @@ prints them and ``make test`` requires every one to pass
 before signatures were written) on an AMD EPYC Zen 4 with AVX-512 (OpenBLAS ``SkylakeX``)
 twice: with the AVX2 cap (the default) and with ``FAIRBOOK_NATIVE_ISA=1`` (AVX-512 kernels in
 PyTorch, oneDNN and MKL). :data:`MEASURED` holds the largest absolute and relative
-deviations seen (``python -m fairbook.build.kernel_spread`` writes them). A tolerance is ten
-times the largest measured deviation, and never tighter than half a unit in the last digit
-the chapter prints of that quantity: the spread across two signatures is a sample of the
-spread across all of them (Apple Silicon, Intel, ARM, a GPU), and a factor of ten is the
-margin we allow for that; a verdict that flips is never covered by it.
+deviations seen (``python -m fairbook.build.kernel_spread`` writes them). A tolerance is
+:data:`MARGIN` (5) times the largest measured deviation, and never tighter than half a unit
+in the last digit the chapter prints of that quantity: the spread across two signatures is a
+sample of the spread across all of them (Apple Silicon, Intel, ARM, a GPU), and the margin
+is what we allow for that; a verdict that flips is never covered by it. The chapters'
+``tolerance:`` cells follow the same rule (``tests/notebooks/README.md``).
 """
 
 from __future__ import annotations
@@ -144,7 +145,8 @@ class Outcome:
                 out.append(f"  digests of computed state: {c.hashes_differ} of {c.hashes} differ")
             out.append(
                 f"  verdicts: {c.judged} judged, {len(c.flips)} flipped, {len(c.weakened)} "
-                f"moved into the undecided band ({self.check.verdict_text})"
+                f"moved into the undecided band of {self.check.tolerance.band:g} "
+                f"({self.check.verdict_text})"
             )
             out += [f"    flip: {f}" for f in c.flips[:10]]
             out += [f"    undecided: {w}" for w in c.weakened[:5]]
@@ -164,6 +166,7 @@ class Outcome:
                 "absolute": self.check.tolerance.absolute,
                 "relative": self.check.tolerance.relative,
                 "source": self.check.tolerance.source,
+                "band": self.check.tolerance.band,
             },
             "max_abs": None if c is None else c.max_abs,
             "max_rel": None if c is None else c.max_rel,
@@ -195,10 +198,14 @@ def _measured() -> dict[str, tuple[float, float]]:
 MEASURED: dict[str, tuple[float, float]] = _measured()
 
 
+#: A tolerance is this many times the largest deviation measured across signatures.
+MARGIN = 5
+
+
 def _tolerance(name: str, *, floor: float, printed: str) -> Tolerance:
     measured_abs, measured_rel = MEASURED.get(name, (0.0, 0.0))
-    absolute = max(10 * measured_abs, floor)
-    relative = 10 * measured_rel if measured_rel > 0 else 0.0
+    absolute = max(MARGIN * measured_abs, floor)
+    relative = MARGIN * measured_rel if measured_rel > 0 else 0.0
     if measured_abs == 0:
         source = (
             f"no deviation measured on two signatures; half a unit of the last digit the "
@@ -206,10 +213,11 @@ def _tolerance(name: str, *, floor: float, printed: str) -> Tolerance:
         )
     else:
         source = (
-            f"10x the largest deviation measured across two signatures (abs "
+            f"{MARGIN}x the largest deviation measured across two signatures (abs "
             f"{measured_abs:.2g}, rel {measured_rel:.2g}; at least half a unit of {printed})"
         )
-    return Tolerance(absolute, min(relative, 0.5), source)
+    band = max(measured_abs, floor)
+    return Tolerance(absolute, min(relative, 0.5), source, band=band)
 
 
 def _fresh(recording) -> None:
@@ -289,7 +297,7 @@ def _rerun_04() -> Rerun:
 def _ratio_flags(table: pd.DataFrame, tolerance: Tolerance) -> pd.Series:
     """Seed 000's ratio measures (F_*): which side of 1 each lies on, the chapter's flag."""
     ratios = table[table["measure"].astype(str).str.startswith("F_")]
-    band = tolerance.absolute
+    band = tolerance.band
     return ratio_sides(ratios, "value", keys=["dataset", "role", "measure"], band=band)
 
 
@@ -311,7 +319,7 @@ def _rerun_05() -> Rerun:
 def _preferred(table: pd.DataFrame, tolerance: Tolerance) -> pd.Series:
     """Which sentence of each minimal pair the model finds more probable (UCerF's input)."""
     t = table.assign(gap=table["logprob_1"] - table["logprob_2"])
-    return signs(t, "gap", keys=["format", "pair_id", "stereotype"], band=2 * tolerance.absolute)
+    return signs(t, "gap", keys=["format", "pair_id", "stereotype"], band=2 * tolerance.band)
 
 
 # ---- 06 study ----
@@ -359,7 +367,7 @@ def _rerun_07() -> Rerun:
 def _bias_directions(table: pd.DataFrame, tolerance: Tolerance) -> pd.Series:
     scores = table[table["metric"] != "accuracy"]
     keys = ["attribute", "class", "definition", "metric"]
-    return signs(scores, "value", keys=keys, band=tolerance.absolute)
+    return signs(scores, "value", keys=keys, band=tolerance.band)
 
 
 # ---- 08 decisive and second order ----
@@ -491,7 +499,7 @@ def _fair_unfair(table: pd.DataFrame, tolerance: Tolerance) -> pd.Series:
     config = vs.settings("full")
     judged = vs.verdict_table(table, config)
     rules = vs.rules(config)
-    band = tolerance.absolute
+    band = tolerance.band
     labels = np.where(judged["unfair"] == 1.0, "unfair", "fair").astype(object)
     labels[judged["unfair"].isna().to_numpy()] = "undefined"
     for metric, (rule, threshold) in rules.items():
@@ -542,7 +550,7 @@ def _rerun_10_uncertainty() -> Rerun:
 
 def _uncertainty_flags(table: pd.DataFrame, tolerance: Tolerance) -> pd.Series:
     return ratio_sides(
-        table, "value", keys=["dataset", "attribute", "measure"], band=tolerance.absolute
+        table, "value", keys=["dataset", "attribute", "measure"], band=tolerance.band
     )
 
 

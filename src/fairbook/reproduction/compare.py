@@ -51,12 +51,16 @@ class Tolerance:
     """How far a value computed under other kernels may be from the recorded one.
 
     ``|again - recorded| <= absolute + relative * |recorded|`` (numpy's ``isclose``).
-    ``source`` says where the numbers come from (the measured spread they cover).
+    ``source`` says where the numbers come from (the measured spread they cover). ``band``:
+    a verdict whose value lies within ``band`` of its threshold is undecided (the largest
+    deviation measured across signatures; a flip beyond it is a flip, whatever the
+    tolerance).
     """
 
     absolute: float
     relative: float
     source: str
+    band: float = 0.0
 
     def allows(self, recorded: np.ndarray, again: np.ndarray) -> np.ndarray:
         """Elementwise: within the tolerance (NaN only beside NaN)."""

@@ -208,13 +208,14 @@ def _tolerance(name: str, *, floor: float, printed: str) -> Tolerance:
     relative = MARGIN * measured_rel if measured_rel > 0 else 0.0
     if measured_abs == 0:
         source = (
-            f"no deviation measured on two signatures; half a unit of the last digit the "
-            f"chapter prints ({printed})"
+            "no deviation from the recording measured with PyTorch capped at AVX2 or native "
+            f"on an AVX-512 machine; half a unit of the last digit the chapter prints ({printed})"
         )
     else:
         source = (
-            f"{MARGIN}x the largest deviation measured across two signatures (abs "
-            f"{measured_abs:.2g}, rel {measured_rel:.2g}; at least half a unit of {printed})"
+            f"{MARGIN}x the largest deviation from the recording measured with PyTorch capped "
+            f"at AVX2 and native on an AVX-512 machine (abs {measured_abs:.2g}, rel "
+            f"{measured_rel:.2g}; at least half a unit of {printed})"
         )
     band = max(measured_abs, floor)
     return Tolerance(absolute, min(relative, 0.5), source, band=band)

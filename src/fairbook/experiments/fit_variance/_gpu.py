@@ -21,7 +21,7 @@ import pandas as pd
 
 from fairbook.recordings import Recordable
 
-from .runs import study_unit
+from .runs import STUDY_RECORDING, study_unit
 
 __all__ = ["GPU_EPOCHS", "GPU_RECORDING", "GPU_RUNS", "gpu_settings", "gpu_units"]
 
@@ -91,20 +91,9 @@ GPU_RECORDING = Recordable(
     name="gpu",
     units=gpu_units,
     run=gpu_unit,
-    depends=(
-        "fairbook.variance.fit_runs",
-        "fairbook.variance.determinism",
-        "fairbook.variance.tasks",
-        "fairbook.variance.debiasing",
-        "fairbook.metrics.group",
-        "fairbook.metrics.rates",
-        "fairbook.confusion",
-        "fairbook.data.designs",
-        "fairbook.experiments.fit_variance.settings",
-        "fairbook.experiments.fit_variance.runs",
-        "fairbook.experiments.fit_variance._gpu",
-    ),
-    parameters=("seed", "n_runs", "tasks", "techniques", "epochs", "device", "emulate"),
+    # the study's code, and this module's settings
+    depends=(*STUDY_RECORDING.depends, "fairbook.experiments.fit_variance._gpu"),
+    parameters=STUDY_RECORDING.parameters,
     description="seed 004's setting: Digits-S FIT runs on a GPU, default and deterministic "
     "cuDNN (8 runs of 15 epochs)",
     prepare=gpu_settings,

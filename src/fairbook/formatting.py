@@ -36,7 +36,7 @@ import re
 import numpy as np
 import pandas as pd
 
-__all__ = ["NOISE", "clean", "install", "is_p_value_column", "plain"]
+__all__ = ["NOISE", "clean", "install", "is_p_value_column", "plain", "size"]
 
 #: Magnitude (relative to a column's scale, at least 1) below which a value is noise.
 NOISE = 1e-12
@@ -122,6 +122,23 @@ def plain(value) -> str:
     if abs(number) < NOISE:
         return "0.0"
     return repr(float(f"{number:.{_SIGNIFICANT}g}"))
+
+
+def size(value: float, *, digits: int = 1) -> str:
+    """A small magnitude for prose (an error, a gap): scientific notation with ``digits``
+    decimals, or ``below 1e-12`` where it is rounding noise.
+
+    Examples
+    --------
+    >>> size(1.1102e-16), size(3.2e-5), size(0.0)
+    ('below 1e-12', '3.2e-05', '0')
+    """
+    number = abs(float(value))
+    if number == 0:
+        return "0"
+    if number < NOISE:
+        return "below 1e-12"
+    return f"{number:.{digits}e}"
 
 
 def _pretty_number(value, printer, cycle) -> None:

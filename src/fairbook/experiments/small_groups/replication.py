@@ -43,6 +43,7 @@ from scipy import stats
 from scipy.special import gammaln
 
 from fairbook.confusion import CELLS
+from fairbook.formatting import size as magnitude
 from fairbook.metrics import compute
 from fairbook.papers import seed003
 from fairbook.recordings import Recording, load
@@ -638,7 +639,7 @@ def theorems_4_5_to_4_9_replication(
                 float(np.abs(printed - cdf).max()),
                 rule=Exact(),
                 note=f"ends at P(defined) = {p_defined:.4f}; divided by it (book's MATCH), "
-                f"max |error| {np.abs(conditional - cdf).max():.1e}",
+                f"max |error| {magnitude(np.abs(conditional - cdf).max())}",
                 source="seed 003 Theorem 4.9",
             )
         )

@@ -30,7 +30,7 @@ def _toy(provenance_kernels, *, again_values=(0.5, -0.25)):
 
     def rerun():
         provenance = [{"unit": "u0", "kernels": provenance_kernels}]
-        return checks.Rerun(recorded, again, provenance, recording=None)
+        return checks.Rerun(recorded, again, provenance)
 
     return checks.Check(
         "00_toy",
@@ -54,7 +54,7 @@ def test_same_signature_requires_bits_and_another_takes_the_tolerance():
     assert not forced.same_signature and forced.differing_fields == ["forced"]
     assert forced.passed and forced.status == "within tolerance"
     text = "\n".join(forced.lines())
-    assert "kernel signatures differ (forced)" in text and "1 of" not in text
+    assert "kernel signatures differ (forced)" in text and "0 outside the tolerance" in text
 
 
 def test_an_unknown_recording_signature_is_compared_within_the_tolerance():
@@ -76,6 +76,15 @@ def test_a_stale_or_empty_recording_fails_with_its_description():
     stale = checks.Check("00_toy", "toy", "toy", rerun, ("value",), Tolerance(0, 0, "toy"))
     outcome = checks.run_check(stale)
     assert not outcome.passed and outcome.status.startswith("fails: stale")
+
+
+def test_a_missing_package_fails_in_one_line():
+    def rerun():
+        raise ModuleNotFoundError("No module named 'transformers'", name="transformers")
+
+    needs = checks.Check("00_toy", "toy", "toy", rerun, ("value",), Tolerance(0, 0, "toy"))
+    outcome = checks.run_check(needs)
+    assert not outcome.passed and "needs transformers" in outcome.status
 
 
 def test_checks_for_chooses_by_number_stem_and_recording():

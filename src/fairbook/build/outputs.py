@@ -589,11 +589,11 @@ def check_references(executed: Path, reference_dir: Path, *, sanitize: Path) -> 
     reference = json.loads(reference_path.read_text("utf-8"))
     if reference.get("format") != _FORMAT:
         return [f"{reference_path}: unknown format {reference.get('format')!r}: refresh it"]
-    from fairbook.reproduction.signature import signatures_differ
+    from fairbook.reproduction.signature import FORCE, signatures_differ
 
     here = build_signature(executed.parent)
-    if os.environ.get("FAIRBOOK_FORCE_SIGNATURE"):
-        here = {**here, "forced": os.environ["FAIRBOOK_FORCE_SIGNATURE"]}
+    if os.environ.get(FORCE):  # the same forced mismatch as kernel_signature()
+        here = {**here, "forced": os.environ[FORCE]}
     same = not signatures_differ(here, reference.get("kernels"))
     return compare(
         checked_outputs(notebook, rules=_rules(sanitize)), reference["cells"], same_signature=same

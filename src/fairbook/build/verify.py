@@ -4,7 +4,7 @@ Each :class:`Check` knows how to re-run the cheapest part of one committed recor
 (``fairbook/recorded/<chapter>/<recording>``) on this machine, which of its columns are
 computed values, which are digests, what verdict each row carries, and the
 :class:`~fairbook.reproduction.compare.Tolerance` a re-run under other kernels must keep.
-:func:`verify` runs the checks and returns one :class:`Outcome` each; ``fairbook verify``
+:func:`run_check` runs one and returns its :class:`Outcome`; ``fairbook verify``
 prints them and ``make test`` requires every one to pass
 (``tests/build/test_verify.py``).
 
@@ -47,18 +47,17 @@ from fairbook.reproduction.signature import (
     signatures_differ,
 )
 
-__all__ = ["CHECKS", "MEASURED", "Check", "Outcome", "Rerun", "checks_for", "verify"]
+__all__ = ["CHECKS", "MEASURED", "Check", "Outcome", "Rerun", "checks_for", "run_check"]
 
 
 @dataclass
 class Rerun:
-    """What a check computed: the recorded rows, the same rows computed here, the
-    provenance of the units they come from, and the recording (for staleness)."""
+    """What a check computed: the recorded rows, the same rows computed here, and the
+    provenance of the units they come from."""
 
     recorded: pd.DataFrame
     again: pd.DataFrame
     provenance: list[dict]
-    recording: object
 
 
 @dataclass(frozen=True)
@@ -67,7 +66,7 @@ class Check:
 
     ``rerun()`` re-computes the cheapest unit(s); ``values`` and ``hashes`` name the
     computed columns (every other column must be equal everywhere); ``verdicts(table)``
-    labels each judged row; ``invariant`` checks require bits on every machine.
+    labels each judged row.
     """
 
     chapter: str
@@ -79,7 +78,6 @@ class Check:
     hashes: tuple[str, ...] = ()
     verdicts: Callable[[pd.DataFrame, Tolerance], pd.Series] | None = None
     verdict_text: str = "none: the re-run part decides no verdict of the chapter"
-    invariant: bool = False
 
     @property
     def name(self) -> str:
@@ -126,9 +124,7 @@ class Outcome:
         there = {describe_signature(s) for s in self.there} or {describe_signature(None)}
         out.append(f"  recorded under: {'; '.join(sorted(there))}")
         out.append(f"  this machine:   {describe_signature(self.here)}")
-        if self.check.invariant:
-            out.append("  kind: invariant: compared bit for bit on every machine")
-        elif self.same_signature:
+        if self.same_signature:
             out.append("  same kernel signature: compared bit for bit")
         else:
             out.append(
@@ -249,7 +245,7 @@ def _rerun_02() -> Rerun:
     _fresh(recording)
     recorded = recording.frame[recording.frame["unit"] == "s0"].drop(columns="unit")
     again = ofi.adult_recorded_unit("s0", config)
-    return Rerun(recorded, again, _units(recording, ["s0"]), recording)
+    return Rerun(recorded, again, _units(recording, ["s0"]))
 
 
 # ---- 03 cps ----
@@ -265,17 +261,17 @@ def _rerun_03() -> Rerun:
     recorded = recording.frame[recording.frame["unit"] == unit].drop(columns="unit")
     again = sg.cps_recorded_unit(unit, {"seed": 0, **config}, with_adult=False)
     recorded = recorded[recorded["group"].isin(set(again["group"]))]
-    return Rerun(recorded, again, _units(recording, [unit]), recording)
+    return Rerun(recorded, again, _units(recording, [unit]))
 
 
 def _cps_best(table: pd.DataFrame, tolerance: Tolerance) -> pd.Series:
     """Which setting has the smallest MSE, per group, metric, size and method (the
-    chapter's CPS verdict); undecided when the two best are within the tolerance."""
+    chapter's CPS verdict); undecided when the two best are within the band."""
     labels = {}
     for key, part in table.groupby(["group", "metric", "n", "method"], sort=True):
         ranked = part.sort_values(["mse", "setting_label"], kind="stable")
         mse = ranked["mse"].to_numpy(float)
-        close = len(mse) > 1 and bool(tolerance.allows(mse[:1], mse[1:2])[0])
+        close = len(mse) > 1 and abs(mse[1] - mse[0]) <= tolerance.band
         labels["/".join(map(str, key))] = (
             UNDECIDED if close else str(ranked["setting_label"].iloc[0])
         )
@@ -292,7 +288,7 @@ def _rerun_04() -> Rerun:
     _fresh(loaded)
     recorded = loaded.frame[loaded.frame["unit"] == "chapter-s00"].drop(columns="unit")
     again = uf.study_unit("chapter-s00", uf.settings("full"))
-    return Rerun(recorded, again, _units(loaded, ["chapter-s00"]), loaded)
+    return Rerun(recorded, again, _units(loaded, ["chapter-s00"]))
 
 
 def _ratio_flags(table: pd.DataFrame, tolerance: Tolerance) -> pd.Series:
@@ -314,7 +310,7 @@ def _rerun_05() -> Rerun:
     _fresh(recording)
     recorded = recording.frame[recording.frame["unit"] == "w00"].drop(columns="unit")
     again = uc.WINOBIAS_RECORDING.run("w00", config)
-    return Rerun(recorded, again, _units(recording, ["w00"]), recording)
+    return Rerun(recorded, again, _units(recording, ["w00"]))
 
 
 def _preferred(table: pd.DataFrame, tolerance: Tolerance) -> pd.Series:
@@ -335,7 +331,7 @@ def _rerun_06() -> Rerun:
     unit = min(recording.provenance, key=lambda p: (p["seconds"], p["unit"]))["unit"]
     recorded = recording.frame[recording.frame["unit"] == unit].drop(columns="unit")
     again = fv.study_unit(unit, config)
-    return Rerun(recorded, again, _units(recording, [unit]), recording)
+    return Rerun(recorded, again, _units(recording, [unit]))
 
 
 # ---- 07 seeds ----
@@ -362,7 +358,7 @@ def _rerun_07() -> Rerun:
     mine = pd.concat([mine, pd.DataFrame([accuracy_row | {"value": float(again["accuracy"])}])])
     recorded = recorded.sort_values(keys, kind="stable").reset_index(drop=True)
     mine = mine.sort_values(keys, kind="stable").reset_index(drop=True)
-    return Rerun(recorded, mine, _units(recording, ["seed00"]), recording)
+    return Rerun(recorded, mine, _units(recording, ["seed00"]))
 
 
 def _bias_directions(table: pd.DataFrame, tolerance: Tolerance) -> pd.Series:
@@ -374,7 +370,8 @@ def _bias_directions(table: pd.DataFrame, tolerance: Tolerance) -> pd.Series:
 # ---- 08 decisive and second order ----
 
 
-def _ptn_epochs(config: dict, unit: str, *, order: int) -> pd.DataFrame:
+def _ptn_epochs(config: dict, unit: str, *, order: int) -> tuple[dict, dict]:
+    """Chapter 08's data and the first three final-training epochs of ``unit``'s agent."""
     from threadpoolctl import threadpool_limits
 
     from fairbook.experiments import parallel_time_networks as pc
@@ -460,7 +457,7 @@ def _rerun_08_decisive() -> Rerun:
     mine = pd.DataFrame({"TiDE": np.asarray(crps_tide, float), "Det.": np.asarray(crps_det, float)})
     recorded = pd.concat([rec_epochs, rec_windows], ignore_index=True)
     again = pd.concat([my_epochs, _long(mine, "window")], ignore_index=True)
-    return Rerun(recorded, again, _units(recording, [quickest]), recording)
+    return Rerun(recorded, again, _units(recording, [quickest]))
 
 
 def _rerun_08_second_order() -> Rerun:
@@ -475,7 +472,7 @@ def _rerun_08_second_order() -> Rerun:
     frame = recording.frame[recording.frame["unit"] == quickest]
     _, again = _ptn_epochs(config, quickest, order=2)
     recorded, mine = _epoch_rows(frame, again["curves"])
-    return Rerun(recorded, mine, _units(recording, [quickest]), recording)
+    return Rerun(recorded, mine, _units(recording, [quickest]))
 
 
 # ---- 10 verdicts and uncertainty ----
@@ -489,7 +486,7 @@ def _rerun_10_verdicts() -> Rerun:
     _fresh(recording)
     recorded = recording.frame[recording.frame["unit"] == "compas-logistic"].drop(columns="unit")
     again = vs.VERDICT_RECORDING.run("compas-logistic", config)
-    return Rerun(recorded, again, _units(recording, ["compas-logistic"]), recording)
+    return Rerun(recorded, again, _units(recording, ["compas-logistic"]))
 
 
 def _fair_unfair(table: pd.DataFrame, tolerance: Tolerance) -> pd.Series:
@@ -545,7 +542,6 @@ def _rerun_10_uncertainty() -> Rerun:
         pd.concat(recorded, ignore_index=True).astype({"value": float}),
         pd.concat(again, ignore_index=True),
         list(recording.provenance),
-        recording,
     )
 
 
@@ -699,13 +695,30 @@ def checks_for(chapters: Sequence[str] = ()) -> list[Check]:
 
 
 def run_check(check: Check, *, here: dict | None = None) -> Outcome:
-    """Re-run one check here and compare (:func:`verify` for several)."""
+    """Re-run one check here and compare it with its recording.
+
+    Parameters
+    ----------
+    check : Check
+    here : dict, optional
+        This machine's signature (default :func:`kernel_signature`); tests pass another to
+        force a mismatch.
+
+    Returns
+    -------
+    Outcome
+        Failing with one line when the recording is missing or stale, or when the re-run
+        needs a package that is not installed.
+    """
     here = kernel_signature() if here is None else here
     start = time.perf_counter()
     try:
         rerun = check.rerun()
     except _Problem as exc:
         return Outcome(check, here, [], None, time.perf_counter() - start, [str(exc)])
+    except ImportError as exc:  # e.g. chapter 05 without the `lm` extra
+        why = f"the re-run needs {exc.name or exc}: pip install -e '.[lm]'"
+        return Outcome(check, here, [], None, time.perf_counter() - start, [why])
     seconds = time.perf_counter() - start
     there = [signature_of(p) for p in rerun.provenance] or [None]
     unique = []
@@ -719,25 +732,7 @@ def run_check(check: Check, *, here: dict | None = None) -> Outcome:
         values=check.values,
         hashes=check.hashes,
         tolerance=check.tolerance,
-        same_signature=same or check.invariant,
+        same_signature=same,
         verdicts=None if check.verdicts is None else lambda t: check.verdicts(t, check.tolerance),
     )
     return Outcome(check, here, unique, comparison, seconds)
-
-
-def verify(chapters: Sequence[str] = (), *, here: dict | None = None) -> list[Outcome]:
-    """Run the checks of ``chapters`` (all by default) on this machine.
-
-    Parameters
-    ----------
-    chapters : sequence of str
-        Chapter numbers or stems, or ``chapter/recording`` (:func:`checks_for`).
-    here : dict, optional
-        This machine's signature (default :func:`kernel_signature`); tests pass another to
-        force a mismatch.
-
-    Returns
-    -------
-    list of Outcome
-    """
-    return [run_check(check, here=here) for check in checks_for(chapters)]

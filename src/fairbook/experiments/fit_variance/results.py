@@ -430,10 +430,10 @@ def gpu_recording_text(recording) -> str:
 
 def gpu_identity(recording) -> pd.DataFrame:
     """Per technique and run setting of the GPU recording: runs, distinct final weights and
-    predictions, and the MaxDiff of accuracy over the runs (pp); empty when nothing is
-    recorded."""
+    predictions, and the MaxDiff of accuracy over the runs (pp); None when nothing is
+    recorded (a chapter then shows only :func:`gpu_recording_text`)."""
     if recording.empty:
-        return pd.DataFrame()
+        return None
     frame = recording.frame
     out = frame.groupby(["technique", "setting"], sort=False).agg(
         runs=("run", "nunique"),

@@ -465,3 +465,17 @@ def test_a_worker_process_that_dies_is_a_failed_chapter(book: Path) -> None:
     assert not result.ok
     assert result.error == "BrokenProcessPool: a worker was killed"
     assert result.chapter == chapter and result.seconds >= 0
+
+
+def test_the_books_own_css_is_served_and_keeps_tagged_tables_unwrapped():
+    root = Path(__file__).resolve().parents[2]
+    config = yaml.safe_load((root / "_config.yml").read_text("utf-8"))["sphinx"]["config"]
+    folders = [root / p for p in config["html_static_path"]]
+    for name in config["html_css_files"]:
+        found = [f / name for f in folders if (f / name).is_file()]
+        assert found, f"{name} is in none of {config['html_static_path']}"
+    css = (root / "book" / "_css" / "fairbook.css").read_text("utf-8")
+    assert "pre-wrap" in css and ":not(.tag_keep-layout)" in css
+    audit = json.loads((root / "notebooks" / "09_audit_your_model.ipynb").read_text("utf-8"))
+    tagged = [c for c in audit["cells"] if "keep-layout" in c.get("metadata", {}).get("tags", [])]
+    assert len(tagged) == 2  # the audit's plain-text reports keep their columns

@@ -1,0 +1,198 @@
+"""The top of a chapter: its answers in plain sentences, and the parameters it ran with.
+
+A student opens a chapter to learn its answer, not to dig for it under forty tables. Every
+chapter therefore shows, right after its learning goals,
+
+* **Key results** (:class:`KeyResults`): the chapter's answers as a few plain sentences,
+  each with its number, *computed* by the chapter's own runs. The cell that computes them
+  sits where the numbers exist (after the runs); :func:`show_key_results` glues the box
+  under the name :data:`GLUE_NAME` (myst-nb's ``glue``), and the chapter's second markdown
+  cell places it near the top of the built page with ``{glue:md}``. In JupyterLab the
+  computing cell shows the same box where it runs;
+* **Parameters used** (:func:`parameters_used`): the profile and every parameter the
+  chapter's results and exercises depend on (``alpha``, ``min_gap``, seeds, sizes), so an
+  exercise that says "with the chapter's ``min_gap``" can be done by hand.
+
+Examples
+--------
+>>> results = key_results(
+...     "OFI and DI disagree on 3 of 10 pairs.",
+...     "Every metric has a hole at n = 1.",
+... )
+>>> print(results.to_markdown().splitlines()[0])
+```{admonition} Key results
+>>> print(parameters_used(profile="fast", alpha=0.05, seeds=range(3)).to_markdown())
+| parameter | value |
+|---|---|
+| profile | fast |
+| alpha | 0.05 |
+| seeds | 0, 1, 2 |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from fairbook.formatting import plain
+
+__all__ = [
+    "GLUE_NAME",
+    "KeyResults",
+    "ParametersUsed",
+    "key_results",
+    "parameters_used",
+    "show_key_results",
+]
+
+#: The myst-nb glue name under which a chapter's Key results are stored.
+GLUE_NAME = "key-results"
+#: CSS classes of the box (``key-results`` is what the page check looks for).
+BOX_CLASSES = "tip key-results"
+
+
+def _sentence(text: str) -> str:
+    if not isinstance(text, str):
+        raise TypeError(f"a key result is a sentence (str), got {type(text).__name__}")
+    text = " ".join(text.split())
+    if not text:
+        raise ValueError("a key result cannot be empty")
+    if text[-1] not in ".?!)":
+        raise ValueError(f"a key result is a whole sentence ending in '.': {text!r}")
+    return text
+
+
+@dataclass(frozen=True)
+class KeyResults:
+    """A chapter's answers, one plain sentence each (see the module docstring)."""
+
+    findings: tuple[str, ...]
+    title: str = "Key results"
+
+    def to_markdown(self) -> str:
+        """The box as MyST markdown: a tip admonition with one bullet per finding."""
+        bullets = "\n".join(f"- {finding}" for finding in self.findings)
+        return f"```{{admonition}} {self.title}\n:class: {BOX_CLASSES}\n\n{bullets}\n```\n"
+
+    def _repr_markdown_(self) -> str:
+        return self.to_markdown()
+
+    def __repr__(self) -> str:
+        return "\n".join([self.title, *(f"- {finding}" for finding in self.findings)])
+
+
+def key_results(*findings: str, title: str = "Key results") -> KeyResults:
+    """The Key results box of a chapter.
+
+    Parameters
+    ----------
+    *findings : str
+        One plain sentence per answer, with its number (formatted by the caller); at least
+        one. Whitespace is collapsed.
+    title : str, keyword-only
+        The box's title.
+
+    Returns
+    -------
+    KeyResults
+
+    Raises
+    ------
+    ValueError
+        No finding, an empty one, or one that does not end a sentence.
+    TypeError
+        A finding that is not a string.
+
+    Examples
+    --------
+    >>> key_results("Two of three claims hold.").findings
+    ('Two of three claims hold.',)
+    """
+    if not findings:
+        raise ValueError("key_results needs at least one finding")
+    return KeyResults(tuple(_sentence(f) for f in findings), title=title)
+
+
+def show_key_results(results: KeyResults) -> KeyResults:
+    """Glue `results` for the top of the built page and return them (shown in JupyterLab).
+
+    The glued copy is MyST markdown under :data:`GLUE_NAME`; the chapter's top places it
+    with ``{glue:md}`` and ``:format: myst``. Outside a kernel the glue is skipped.
+
+    Examples
+    --------
+    >>> show_key_results(key_results("Two of three claims hold.")).findings
+    ('Two of three claims hold.',)
+    """
+    if not isinstance(results, KeyResults):
+        raise TypeError(f"show_key_results takes KeyResults, got {type(results).__name__}")
+    from IPython import get_ipython
+
+    if get_ipython() is not None:
+        from IPython.display import Markdown
+        from myst_nb import glue
+
+        glue(GLUE_NAME, Markdown(results.to_markdown()), display=False)
+    return results
+
+
+def _value_text(value) -> str:
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return "none"
+    if isinstance(value, (bool, np.bool_, int, float, np.integer, np.floating)):
+        return plain(value)
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k} = {_value_text(v)}" for k, v in value.items())
+    if isinstance(value, Iterable):
+        items = [_value_text(v) for v in value]
+        return ", ".join(items) if items else "none"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class ParametersUsed:
+    """The parameters a chapter ran with, as a two-column table."""
+
+    rows: tuple[tuple[str, str], ...]
+
+    def to_markdown(self) -> str:
+        """A markdown table (``|`` in a value is escaped)."""
+        lines = ["| parameter | value |", "|---|---|"]
+        for name, value in self.rows:
+            lines.append(f"| {name} | {value.replace('|', chr(92) + '|')} |")
+        return "\n".join(lines)
+
+    def _repr_markdown_(self) -> str:
+        return "**Parameters used in this run**\n\n" + self.to_markdown()
+
+    def __repr__(self) -> str:
+        width = max(len(name) for name, _ in self.rows)
+        return "\n".join(f"{name:<{width}}  {value}" for name, value in self.rows)
+
+
+def parameters_used(**parameters) -> ParametersUsed:
+    """The "parameters used" table shown at the top of a chapter.
+
+    Parameters
+    ----------
+    **parameters
+        Name → value, in the order shown. Numbers print as the book prints them
+        (:func:`fairbook.formatting.plain`), sequences and ranges as a comma list, mappings
+        as ``key = value`` pairs, None as "none".
+
+    Returns
+    -------
+    ParametersUsed
+
+    Examples
+    --------
+    >>> parameters_used(profile="fast", min_group_size=100).rows
+    (('profile', 'fast'), ('min_group_size', '100'))
+    """
+    if not parameters:
+        raise ValueError("parameters_used needs at least one parameter")
+    return ParametersUsed(tuple((name, _value_text(v)) for name, v in parameters.items()))

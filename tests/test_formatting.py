@@ -86,3 +86,36 @@ def test_install_outside_ipython_does_nothing():
     code = "from fairbook import formatting; print(formatting.install())"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+# ---- fixed-point tables (issue 33: no scientific notation outside p-value columns) ----------
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False, min_value=-1e12, max_value=1e12))
+def test_fixed_is_never_scientific_and_reads_back_close(value):
+    text = formatting.fixed(value, precision=3)
+    assert "e" not in text.lower()
+    back = float(text)
+    # within half a unit of the last printed digit
+    decimals = len(text.split(".")[1]) if "." in text else 0
+    assert abs(back - value) <= 0.5 * 10.0**-decimals * (1 + 1e-9) + abs(value) * 1e-15
+
+
+@given(st.floats(min_value=1e-14, max_value=4e-4))
+def test_fixed_never_shows_a_small_value_as_zero(value):
+    text = formatting.fixed(value, precision=3)
+    assert float(text) > 0 and float(text) == pytest.approx(value, rel=0.06)
+
+
+def test_fixed_point_leaves_p_value_columns_and_non_floats_alone():
+    table = pd.DataFrame(
+        {"gap": [5e-5, 99.99], "Holm p": [1e-20, 0.5], "n": [3, 4], ("mw", "p"): [1e-9, 0.2]}
+    )
+    shown = formatting.fixed_point(table)
+    assert shown["gap"].tolist() == ["0.000050", "99.990000"]
+    assert shown["Holm p"].tolist() == [1e-20, 0.5]
+    assert shown["n"].tolist() == [3, 4]
+    assert shown[("mw", "p")].tolist() == [1e-9, 0.2]
+    assert table["gap"].dtype.kind == "f"  # the caller's table is not changed
+    html = shown.to_html()
+    assert "e-05" not in html and "5.000000e-05" not in html

@@ -36,7 +36,16 @@ import re
 import numpy as np
 import pandas as pd
 
-__all__ = ["NOISE", "clean", "install", "is_p_value_column", "plain", "size"]
+__all__ = [
+    "NOISE",
+    "clean",
+    "fixed",
+    "fixed_point",
+    "install",
+    "is_p_value_column",
+    "plain",
+    "size",
+]
 
 #: Magnitude (relative to a column's scale, at least 1) below which a value is noise.
 NOISE = 1e-12
@@ -177,5 +186,55 @@ def install(shell=None) -> bool:
     for kind in (pd.DataFrame, pd.Series):
         text.for_type(kind, lambda obj, p, cycle: p.text(repr(clean(obj))))
     html = formatters["text/html"]
-    html.for_type(pd.DataFrame, lambda obj: clean(obj)._repr_html_())
+    html.for_type(pd.DataFrame, lambda obj: fixed_point(clean(obj))._repr_html_())
+    # a table's text is never cut ("outside 95 % interval [0..."): long text wraps instead
+    pd.set_option("display.max_colwidth", None)
     return True
+
+
+def fixed(value, *, precision: int | None = None) -> str:
+    """A table's float as the book prints it: fixed-point, never scientific notation.
+
+    ``precision`` decimals (default: pandas' ``display.precision``); a non-zero value that
+    would round to 0 keeps two significant digits instead (``0.000012``), so a small value
+    is never shown as 0 nor as ``1.2e-05``.
+
+    Examples
+    --------
+    >>> fixed(0.5, precision=3), fixed(99.99, precision=3), fixed(1.2e-05, precision=3)
+    ('0.500', '99.990', '0.000012')
+    >>> fixed(float("nan")), fixed(-0.0004, precision=2), fixed(0.0, precision=2)
+    ('NaN', '-0.00040', '0.00')
+    """
+    number = float(value)
+    if np.isnan(number):
+        return "NaN"
+    if np.isinf(number):
+        return "inf" if number > 0 else "-inf"
+    digits = pd.get_option("display.precision") if precision is None else int(precision)
+    if number != 0 and abs(number) < 0.5 * 10.0**-digits:
+        digits = min(int(-np.floor(np.log10(abs(number)))) + 1, 15)
+    return f"{number:.{digits}f}"
+
+
+def fixed_point(table):
+    """``table`` for display with its float columns as fixed-point text (:func:`fixed`);
+    p-value columns (:func:`is_p_value_column`) keep pandas' own format, which may be
+    scientific. Anything that is not a DataFrame is returned as it is.
+
+    Examples
+    --------
+    >>> fixed_point(pd.DataFrame({"gap": [5e-5, 99.99], "p": [1e-20, 0.5]})).to_dict("list")
+    {'gap': ['0.000050', '99.990000'], 'p': [1e-20, 0.5]}
+    """
+    if not isinstance(table, pd.DataFrame):
+        return table
+    out = None
+    for position, (name, column) in enumerate(table.items()):
+        label = name[-1] if isinstance(name, tuple) else name
+        if column.dtype.kind != "f" or is_p_value_column(label):
+            continue
+        if out is None:
+            out = table.copy()
+        out.isetitem(position, column.map(fixed).astype(object))
+    return table if out is None else out

@@ -43,7 +43,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import nbformat
 import yaml
+
+from fairbook.build.static_notebook import prepare_for_static
 
 __all__ = [
     "PROFILES",
@@ -698,8 +701,11 @@ def stage_book(
     shutil.copytree(paths.root / "book", stage / "book", ignore=_STAGE_IGNORE, symlinks=False)
     # assets next to the chapters (images a notebook links to), then the executed chapters
     shutil.copytree(paths.notebooks, stage / "notebooks", ignore=_STAGE_IGNORE)
+    # the executed chapters, made static: no ipywidget snapshots, captions as alt texts
     for nb in sorted(Path(executed).glob("*.ipynb")):
-        shutil.copy2(nb, stage / "notebooks" / nb.name)
+        notebook = nbformat.read(nb, as_version=4)
+        prepare_for_static(notebook)
+        nbformat.write(notebook, stage / "notebooks" / nb.name)
 
     toc_path = stage / "_toc.yml"
     toc = yaml.safe_load(toc_path.read_text("utf-8"))

@@ -1,0 +1,58 @@
+"""Tests of :mod:`fairbook.build.static_notebook`: what the static page drops and adds."""
+
+import nbformat
+
+from fairbook.build.static_notebook import WIDGET_VIEW, alt_text, prepare_for_static
+
+
+def _output(data, kind="display_data"):
+    if kind == "stream":
+        return nbformat.v4.new_output("stream", name="stdout", text=data)
+    return nbformat.v4.new_output(kind, data=data)
+
+
+def test_widget_outputs_go_and_cells_that_only_showed_widgets_are_removed():
+    nb = nbformat.v4.new_notebook(
+        metadata={"widgets": {"state": {}}, "language_info": {"name": "python"}}
+    )
+    widget = nbformat.v4.new_code_cell("explorer()")
+    widget.outputs = [_output({WIDGET_VIEW: {"model_id": "m"}, "text/plain": "VBox()"})]
+    mixed = nbformat.v4.new_code_cell("table(); explorer()")
+    mixed.outputs = [
+        _output({"text/html": "<table></table>"}),
+        _output({WIDGET_VIEW: {"model_id": "n"}}),
+    ]
+    logged = nbformat.v4.new_code_cell("explorer()")
+    logged.outputs = [_output("log\n", "stream"), _output({WIDGET_VIEW: {"model_id": "k"}})]
+    plain = nbformat.v4.new_code_cell("1")
+    plain.outputs = [_output({"text/plain": "1"}, "execute_result")]
+    plain.outputs[0]["execution_count"] = 1
+    nb.cells = [widget, mixed, logged, plain]
+    report = prepare_for_static(nb)
+    assert report == {"widget_outputs": 3, "removed_cells": 2, "alt_texts": 0}
+    assert "widgets" not in nb.metadata and "language_info" in nb.metadata
+    assert widget.metadata["tags"] == ["remove-cell"] and widget.outputs == []
+    assert [list(o["data"]) for o in mixed.outputs] == [["text/html"]]
+    assert "tags" not in mixed.metadata
+    assert logged.metadata["tags"] == ["remove-cell"]
+    assert len(plain.outputs) == 1 and "tags" not in plain.metadata
+    nbformat.validate(nb)
+
+
+def test_a_caption_becomes_alt_text_unless_alt_text_is_given():
+    nb = nbformat.v4.new_notebook()
+    captioned = nbformat.v4.new_code_cell(
+        "plot()", metadata={"mystnb": {"figure": {"caption": "The *OFI* of $k$ pairs."}}}
+    )
+    given = nbformat.v4.new_code_cell(
+        "plot()",
+        metadata={"mystnb": {"figure": {"caption": "c"}, "image": {"alt": "own", "width": "80%"}}},
+    )
+    nb.cells = [captioned, given]
+    assert prepare_for_static(nb)["alt_texts"] == 1
+    assert captioned.metadata["mystnb"]["image"] == {"alt": "The OFI of k pairs."}
+    assert given.metadata["mystnb"]["image"] == {"alt": "own", "width": "80%"}
+
+
+def test_alt_text_strips_markup():
+    assert alt_text("A `code` {math}`x` **bold**\n caption") == "A code x bold caption"

@@ -39,6 +39,8 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
+from fairbook.build import readability
+
 __all__ = [
     "PageResult",
     "check_book",
@@ -46,9 +48,11 @@ __all__ = [
     "check_html",
     "chromium_binary",
     "main",
+    "readability_table",
     "render",
     "screenshot",
     "toc_pages",
+    "write_report",
 ]
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
@@ -67,7 +71,10 @@ CHROMIUM_FLAGS = (
     "--allow-file-access-from-files",
 )
 VIRTUAL_TIME_BUDGET_MS = 10_000
-WINDOW_SIZE = (1280, 2000)
+#: The reader's window: 1400 px wide; the screenshot is the first two 900-px screens.
+WINDOW_SIZE = (1400, 1800)
+#: A phone: tables wider than this must sit in a scroll box.
+NARROW_WINDOW = (400, 900)
 
 _VOID = {
     "area",
@@ -271,21 +278,27 @@ def render(
     binary: str | None = None,
     timeout: float = 120,
     screenshot_to: Path | None = None,
+    window: tuple[int, int] | None = None,
 ) -> str:
     """The DOM of `page` after Chromium ran its scripts (``--dump-dom``).
 
-    With `screenshot_to`, the same Chromium run also saves a PNG of the page (window 1280 x
-    2000, as :func:`screenshot`): one browser start instead of two per page.
+    With `screenshot_to`, the same Chromium run also saves a PNG of the page (window
+    :data:`WINDOW_SIZE`, as :func:`screenshot`): one browser start instead of two per page.
+    `window` sets the window size (default :data:`WINDOW_SIZE` with a screenshot, Chromium's
+    own otherwise).
     """
     binary = binary or chromium_binary()
     if binary is None:
         raise RuntimeError("chromium is not installed (apt-get install chromium)")
     png = Path(screenshot_to).resolve() if screenshot_to is not None else None
-    extra = ()
+    extra: tuple[str, ...] = ()
     if png is not None:
         png.parent.mkdir(parents=True, exist_ok=True)
         png.unlink(missing_ok=True)
-        extra = (f"--window-size={WINDOW_SIZE[0]},{WINDOW_SIZE[1]}", f"--screenshot={png}")
+        window = window or WINDOW_SIZE
+        extra = (f"--screenshot={png}",)
+    if window is not None:
+        extra = (f"--window-size={window[0]},{window[1]}", *extra)
     with tempfile.TemporaryDirectory(prefix="fairbook-chromium-") as profile:
         cmd = _chromium_cmd(
             binary,
@@ -306,7 +319,7 @@ def render(
 
 
 def screenshot(page: Path, png: Path, *, binary: str | None = None, timeout: float = 120) -> Path:
-    """Save a PNG of `page` (window 1280 x 2000) after its scripts ran; the path returned is
+    """Save a PNG of `page` (window :data:`WINDOW_SIZE`) after its scripts ran; the path returned is
     `png`, resolved. One :func:`render` run with `screenshot_to`, its DOM unused."""
     png = Path(png).resolve()
     render(page, binary=binary, timeout=timeout, screenshot_to=png)
@@ -426,6 +439,8 @@ class PageResult:
     path: Path
     problems: list[str] = field(default_factory=list)
     screenshot: Path | None = None
+    #: readability numbers (:mod:`fairbook.build.readability`)
+    metrics: dict = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -446,19 +461,99 @@ def _check_page(doc: str, html_dir: Path, binary: str | None, screenshots) -> Pa
         result.problems.append(f"missing page {page}")
         return result
     try:
+        weight, loads_widgets, shows_widgets = readability.page_weight_kb(page)
+        result.metrics["page_weight_kb"] = weight
+        result.metrics["unused_widget_js"] = int(loads_widgets and not shows_widgets)
         if binary:
             png = None
             if screenshots:
                 png = (Path(screenshots) / (doc.replace("/", "__") + ".png")).resolve()
-            dom = render(page, binary=binary, screenshot_to=png)
+            probe = page.with_name(f".{page.stem}.readability-probe.html")
+            source = page.read_text("utf-8")
+            probe.write_text(
+                source.replace("</body>", readability.PROBE + "</body>", 1), encoding="utf-8"
+            )
+            try:
+                dom = render(probe, binary=binary, screenshot_to=png)
+                narrow = render(probe, binary=binary, window=NARROW_WINDOW)
+            finally:
+                probe.unlink(missing_ok=True)
             result.screenshot = png
             result.problems += check_html(dom, rendered=True)
+            wide = readability.probe_metrics(dom)
+            result.metrics.update(
+                height_px=wide["height_px"],
+                height_open_px=wide["height_open_px"],
+                key_results_top_px=wide["key_results_top_px"],
+                overflow_tables_400=readability.probe_metrics(narrow)["overflow_tables"],
+            )
+            result.metrics.update(readability.dom_metrics(dom))
             result.problems += check_charts(page, binary=binary)
         else:
-            result.problems += check_html(page.read_text("utf-8"), rendered=False)
+            html = page.read_text("utf-8")
+            result.problems += check_html(html, rendered=False)
+            result.metrics.update(readability.dom_metrics(html))
+        result.problems += readability.judge(doc, result.metrics)
     except (RuntimeError, subprocess.TimeoutExpired) as exc:
         result.problems.append(str(exc))
     return result
+
+
+#: The readability numbers in the order of the printed table (and of ``pagecheck.json``).
+COLUMNS = (
+    ("height_px", "height"),
+    ("height_open_px", "opened"),
+    ("key_results_top_px", "key top"),
+    ("truncated_cells", "cut"),
+    ("scientific_numbers", "sci"),
+    ("numpy_reprs", "repr"),
+    ("bad_alt_texts", "alt"),
+    ("overflow_tables_400", "wide@400"),
+    ("page_weight_kb", "KiB"),
+    ("unused_widget_js", "widgetJS"),
+)
+
+
+def readability_table(results: list[PageResult]) -> str:
+    """The readability numbers of every page as a plain-text table (one row a page)."""
+    header = ["page", *(label for _, label in COLUMNS)]
+    rows = [
+        [
+            r.doc.split("/")[-1],
+            *("-" if r.metrics.get(k) is None else str(r.metrics[k]) for k, _ in COLUMNS),
+        ]
+        for r in results
+    ]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+
+    def line(row: list[str]) -> str:
+        cells = zip(row, widths, strict=True)
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(cells))
+
+    return "\n".join([line(header), *(line(row) for row in rows)])
+
+
+def write_report(results: list[PageResult], path: str | os.PathLike[str]) -> Path:
+    """Write every page's readability numbers and problems as JSON (``_build/pagecheck.json``)."""
+    import json
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    report = {
+        "limits": {
+            **readability.LIMITS,
+            "chapter_height_px": readability.CHAPTER_HEIGHT_PX,
+            "key_results_within_px": readability.KEY_RESULTS_WITHIN_PX,
+        },
+        "window": list(WINDOW_SIZE),
+        "narrow_window": list(NARROW_WINDOW),
+        "pages": {
+            r.doc: {**{k: r.metrics.get(k) for k, _ in COLUMNS}, "problems": r.problems}
+            for r in results
+        },
+    }
+    path.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    return path
 
 
 def check_book(
@@ -525,6 +620,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--jobs", type=int, default=1, help="pages checked side by side (default 1)"
     )
+    parser.add_argument(
+        "--report",
+        help="JSON file for every page's readability numbers "
+        "(default: pagecheck.json next to the HTML folder, i.e. _build/pagecheck.json)",
+    )
     args = parser.parse_args(argv)
     use = False if args.no_chromium else True
     try:
@@ -539,8 +639,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"pagecheck: {exc}", file=sys.stderr)
         return 2
     bad = [r for r in results if not r.ok]
+    report = write_report(results, args.report or Path(args.html).parent / "pagecheck.json")
+    print("[pagecheck] readability (px at 1400 x 900; cut/sci/repr/alt/wide@400: counts)")
+    print(readability_table(results))
     print(
-        f"[pagecheck] {len(results) - len(bad)}/{len(results)} pages ok"
+        f"[pagecheck] {len(results) - len(bad)}/{len(results)} pages ok; numbers in {report}"
         + (f"; screenshots in {args.screenshots}" if args.screenshots and use else "")
     )
     return 1 if bad else 0

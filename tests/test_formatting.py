@@ -119,3 +119,13 @@ def test_fixed_point_leaves_p_value_columns_and_non_floats_alone():
     assert table["gap"].dtype.kind == "f"  # the caller's table is not changed
     html = shown.to_html()
     assert "e-05" not in html and "5.000000e-05" not in html
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False, min_value=-1e15, max_value=1e15))
+def test_significant_is_never_scientific_and_keeps_four_digits(value):
+    text = formatting.significant(value, digits=4)
+    assert "e" not in text.lower()
+    if abs(value) >= formatting.NOISE:
+        assert float(text) == pytest.approx(value, rel=5e-4)
+    else:
+        assert text == "0"

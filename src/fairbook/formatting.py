@@ -44,6 +44,7 @@ __all__ = [
     "install",
     "is_p_value_column",
     "plain",
+    "significant",
     "size",
 ]
 
@@ -215,6 +216,32 @@ def fixed(value, *, precision: int | None = None) -> str:
     if number != 0 and abs(number) < 0.5 * 10.0**-digits:
         digits = min(int(-np.floor(np.log10(abs(number)))) + 1, 15)
     return f"{number:.{digits}f}"
+
+
+def significant(value, *, digits: int = 4) -> str:
+    """A number with `digits` significant digits in fixed-point notation (for a cell that
+    holds numbers of any size, such as the ledger's paper values): never scientific, trailing
+    zeros dropped, rounding noise (below :data:`NOISE`) printed as 0.
+
+    Examples
+    --------
+    >>> significant(25934.2), significant(6e-07), significant(0.123456), significant(2.8e-17)
+    ('25934', '0.0000006', '0.1235', '0')
+    >>> significant(float("nan")), significant(-1.5), significant(3.0)
+    ('NaN', '-1.5', '3')
+    """
+    number = float(value)
+    if np.isnan(number):
+        return "NaN"
+    if np.isinf(number):
+        return "inf" if number > 0 else "-inf"
+    if abs(number) < NOISE:
+        return "0"
+    decimals = max(0, int(digits) - 1 - int(np.floor(np.log10(abs(number)))))
+    text = f"{number:.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
 
 
 def fixed_point(table):

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from fairbook.formatting import significant
 from fairbook.replication import Row
 from fairbook.safe_csv import write_csv
 
@@ -281,7 +282,7 @@ def ledger_html(ledger: pd.DataFrame, *, chapter_url: str = "{chapter}.html") ->
         if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
             return ""
         if isinstance(value, float):
-            return f"{value:.{digits}g}"
+            return significant(value, digits=digits)  # fixed-point: no 2.593e+04
         return html.escape(str(value))
 
     body = []

@@ -82,3 +82,30 @@ def test_no_chapter_prints_rounding_noise_or_numpy_reprs(chapter):
                     if _rounding_noise(m.group(1), m.group(2))
                 ]
     assert not found, f"{chapter} prints noise or numpy reprs: {found[:10]}"
+
+
+#: A figure is at most 9 inches wide at the inline backend's 100 dpi (issue 33: figures at
+#: reading size; wider ones were shown at 0.36-0.5 x in the page's text column), plus half an
+#: inch for what the inline backend's tight bounding box adds (a legend beside the axes).
+MAX_FIGURE_WIDTH_PX = round(9.5 * 100)
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_every_figure_is_at_reading_size(chapter):
+    import base64
+
+    executed = EXECUTED / f"{chapter}.ipynb"
+    if not executed.is_file():
+        pytest.fail(f"no executed copy {executed}: run make html first")
+    notebook = json.loads(executed.read_text("utf-8"))
+    wide = []
+    for index, cell in enumerate(c for c in notebook["cells"] if c["cell_type"] == "code"):
+        for output in cell.get("outputs", []):
+            png = output.get("data", {}).get("image/png")
+            if not png:
+                continue
+            head = base64.b64decode("".join(png) if isinstance(png, list) else png)[:24]
+            width = int.from_bytes(head[16:20], "big")
+            if width > MAX_FIGURE_WIDTH_PX:
+                wide.append(f"cell {index}: {width} px")
+    assert not wide, f"{chapter} has figures wider than 9 in: {wide}"

@@ -83,7 +83,7 @@ window.addEventListener("load", function () {
     var overflow = 0, width = doc.clientWidth;
     document.querySelectorAll("article table, .bd-article table").forEach(function (t) {
       if (t.getBoundingClientRect().right <= width + 1) { return; }
-      for (var el = t.parentElement; el && el !== body; el = el.parentElement) {
+      for (var el = t; el && el !== body; el = el.parentElement) {
         var style = window.getComputedStyle(el).overflowX;
         if (style === "auto" || style === "scroll" || style === "hidden") { return; }
       }

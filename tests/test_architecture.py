@@ -28,7 +28,7 @@ PACKAGE = ROOT / "src" / "fairbook"
 EXPERIMENTS = PACKAGE / "experiments"
 
 #: The role modules of every chapter package (besides ``__init__`` and private ``_*.py``).
-ROLES = {"settings", "runs", "results", "replication", "figures", "explorers"}
+ROLES = {"settings", "runs", "results", "replication", "figures", "explorers", "key_results"}
 
 
 def _module_name(path: Path) -> str:

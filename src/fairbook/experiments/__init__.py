@@ -3,7 +3,8 @@
 Each package is named after its notebook's topic (``notebooks/NN_<slug>.ipynb`` ↔
 ``fairbook.experiments.<slug>``) and has the same role modules: ``settings`` (profiles),
 ``runs`` (the expensive computations, pure functions of settings), ``results`` (tables from
-runs), ``replication`` (rows beside the paper), ``figures`` and ``explorers`` (widgets).
+runs), ``replication`` (rows beside the paper), ``figures``, ``explorers`` (widgets) and
+``key_results`` (the chapter's answers in plain sentences, :mod:`fairbook.reading`).
 ``profiles`` holds the one rule every chapter's ``settings()`` follows.
 """
 

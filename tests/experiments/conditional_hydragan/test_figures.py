@@ -10,7 +10,18 @@ def test_plots(small_run):
     cfg, data, result = small_run
     axes = hc.plot_bias_boxplot(result["scores"])
     assert len(axes) == 4
+    assert axes[0].figure.get_size_inches()[0] <= 9  # reading size: 2 × 2, not a row of 4
+    assert [a.get_title() for a in axes][2] == "DI − 1 (cells)"
     ax = hc.plot_representation(result["who"].groupby(level="who").mean())
     assert ax.get_ylabel() == "proportion"
     _, given = plt.subplots(1, 4)
     assert hc.plot_bias_boxplot(result["scores"], definition="pair", ax=given) is given
+
+
+def test_recorded_figure_at_reading_size(small_run):
+    _, _, result = small_run
+    fig = hc.plot_recorded_bias(result, title="recorded")
+    assert fig.get_size_inches()[0] <= 9 and len(fig.axes) == 8
+    titles = [a.get_title() for a in fig.axes]
+    assert titles[:4] == ["OFI (pair)", "DPPL (pair)", "DI − 1 (pair)", "DCA (pair)"]
+    assert titles[4:] == ["OFI (cells)", "DPPL (cells)", "DI − 1 (cells)", "DCA (cells)"]

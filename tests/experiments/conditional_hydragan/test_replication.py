@@ -5,12 +5,16 @@ Oracles: the printed values of :mod:`fairbook.papers.seed003`; the same-sign rul
 :class:`fairbook.replication.SameSign`.
 """
 
+import re
+
 import pandas as pd
 
 from fairbook.experiments import conditional_hydragan as hc
 from fairbook.papers import seed003
 from fairbook.recordings import Recording
 from fairbook.replication import Rounding, SameSign
+
+SCIENTIFIC = re.compile(r"\de[-+]\d")
 
 
 def test_table_3_4_beside_paper(fake_scores):
@@ -136,3 +140,24 @@ def test_nothing_recorded_leaves_the_recorded_columns_empty(small_run):
     beside = hc.beside_recorded({}, hc.experiment_replications(result), recording=empty)
     assert beside["full profile (not recorded): ours"].isna().all()
     assert beside["this build (fast): verdict"].notna().all()
+
+
+def test_replication_columns_print_in_fixed_point():
+    # a recorded run's individuals are balanced up to float noise (2e-09, 99.99 %): one such
+    # value used to turn the whole column into scientific notation
+    t35 = pd.DataFrame(
+        {
+            ("Individuals", "synthetic"): [3.3e-05, 2.2e-09, 2.3e-05],
+            ("Individuals", "improvement %"): [99.99, 100.0, 99.99],
+        },
+        index=["KS statistic", "KL divergence", "JS distance"],
+    )
+    rep = hc.table_3_5_replication(t35)
+    assert not SCIENTIFIC.search(rep.to_string())
+    assert rep["ours"].tolist()[:2] == [0.0, 99.99]
+    assert rep.attrs["rows"][0].ours == 3.3e-05  # the ledger keeps every digit
+    assert set(rep["verdict"]) == {"matches"}
+    empty = Recording("07_conditional_hydragan", "seeds", pd.DataFrame(), expected=10)
+    beside = hc.beside_recorded({}, {"Table 3.5 (data-independent)": rep}, recording=empty)
+    ours = beside["this build (fast): ours"]
+    assert ours.tolist()[:2] == [0.0, 99.99] and not SCIENTIFIC.search(beside.to_string())

@@ -1,6 +1,7 @@
 """Tests of the chapter "How stable is a fairness verdict?": its figures draw their data."""
 
 import numpy as np
+import pandas as pd
 
 from fairbook.experiments import verdict_stability as vs
 
@@ -14,3 +15,18 @@ def test_heatmap_and_size_curve_draw_the_numbers(tiny_build, tiny_config):
     axes = vs.plot_size_curve(vs.size_table(tiny_build["table"]))
     assert len(axes) == 1 and len(axes[0].get_lines()) == 6  # 3 metrics x 2 sources
     assert "background-color" in vs.style_flips(flips).to_html()
+
+
+def test_size_curve_of_two_data_sets_fits_the_page():
+    curve = pd.DataFrame(
+        {
+            "dataset": ["compas"] * 2 + ["adult"] * 2,
+            "group": "g",
+            "metric": "DI",
+            "source": "samples",
+            "size": [10, 100] * 2,
+            "flip_rate": [0.4, 0.1, 0.3, 0.0],
+        }
+    )
+    axes = vs.plot_size_curve(curve)
+    assert len(axes) == 2 and axes[0].figure.get_size_inches()[0] <= 9

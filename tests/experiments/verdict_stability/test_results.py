@@ -51,7 +51,13 @@ def test_flip_table_on_a_known_table():
         and top["source"] == "setting"
         and top["distance"] == pytest.approx(0.2)
     )
-    assert "100% of pairs under setting" in top["why"]
+    # base DI 1.0: 0.2 from the nearest threshold 0.8; flips under settings (1.00) and the
+    # bootstrap (4/6), never under FIT runs or seeds
+    assert top["why"] == (
+        "In d, the m's DI for a (g, n = 40) is 1.000, 0.200 from the nearest threshold (0.8); "
+        "its verdict's flip rate is 1.00 under training settings and 0.67 under bootstrap "
+        "resamples, and 0 under FIT runs and seeds."
+    )
     assert top["mean_rate"] == pytest.approx((1 + 4 / 6) / 4)
 
 
@@ -86,8 +92,15 @@ def test_size_needed_and_advice_from_numbers():
         "what group size",
         "which metrics to report",
     ]
-    assert "Vary setting first" in table["advice"].iloc[0]
-    assert "below 1000 people" in table["advice"].iloc[2]
+    assert "Vary the training settings first" in table["advice"].iloc[0]
+    # 3 verdicts (DI, OFI, EOpp of group a); only DI flips under the settings, at rate 1
+    assert "(mean flip rate 0.333; 33 % of verdicts flip under them)" in table["advice"].iloc[0]
+    assert "below 1,000 people" in table["advice"].iloc[2]
+    assert table["rests_on"].iloc[2] == "d DI: 1,000 people"
+    # DI vs OFI and OFI vs EOpp disagree in every comparison, DI vs EOpp in none
+    assert "(100 % of comparisons)" in table["advice"].iloc[3]
+    for sentence in table["advice"]:
+        assert "%" not in sentence.replace(" %", "")  # one percent style: "50 %"
 
 
 def test_tables_of_the_tiny_build(tiny_build, tiny_config):
@@ -235,9 +248,14 @@ def test_flip_text_names_every_source_of_the_summary():
     assert list(summary.columns) == ["FIT", "seeds", "bootstrap"]
     text = vs.uncertainty_flip_text(summary)
     assert text == (
-        "Adult: point ratios flip at 0.00 under FIT, 1.00 under seeds and 1.00 under "
-        "bootstrap; uncertainty ratios at 0.00 under FIT, 1.00 under seeds and 1.00 under "
-        "bootstrap — the uncertainty verdicts are the less stable under no source."
+        "Adult: the point-ratio verdicts flip at a mean rate of 0.00 under FIT runs, 1.00 "
+        "under seeds and 1.00 under bootstrap resamples; the uncertainty-ratio verdicts at "
+        "0.00 under FIT runs, 1.00 under seeds and 1.00 under bootstrap resamples. The "
+        "uncertainty verdicts flip no more often than the point verdicts under any source."
     )
     summary.loc[("Adult", "uncertainty"), "FIT"] = 0.5
-    assert vs.uncertainty_flip_text(summary).endswith("less stable only under FIT.")
+    assert vs.uncertainty_flip_text(summary).endswith(
+        "The uncertainty verdicts flip more often than the point verdicts only under FIT runs."
+    )
+    summary.loc[("Adult", "uncertainty"), "seeds"] = 1.5
+    assert vs.uncertainty_flip_text(summary).endswith("only under FIT runs and seeds.")

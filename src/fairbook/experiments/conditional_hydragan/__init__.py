@@ -20,7 +20,9 @@ feature design in :mod:`fairbook.data.designs`; this package arranges the chapte
 * :mod:`~fairbook.experiments.conditional_hydragan.figures` — Fig. 3.4's box plots and the
   representation bars;
 * :mod:`~fairbook.experiments.conditional_hydragan.explorers` — the precomputed grid of
-  diversity targets and weights, and the widget that slices it.
+  diversity targets and weights, and the widget that slices it;
+* :mod:`~fairbook.experiments.conditional_hydragan.key_results` — the chapter's answers in
+  plain sentences, computed from its tables.
 
 Every public name is importable from here (``from fairbook.experiments import
 conditional_hydragan as hc; hc.table_3_4(...)``).
@@ -28,6 +30,7 @@ conditional_hydragan as hc; hc.table_3_4(...)``).
 
 from .explorers import explorer, mitigation_chart, mitigation_grid
 from .figures import plot_bias_boxplot, plot_recorded_bias, plot_representation
+from .key_results import key_results
 from .replication import (
     PAPER_SOURCES,
     beside_recorded,
@@ -95,6 +98,7 @@ __all__ = [
     "explorer",
     "flatten_run",
     "improvement",
+    "key_results",
     "mitigation_chart",
     "mitigation_grid",
     "plot_bias_boxplot",

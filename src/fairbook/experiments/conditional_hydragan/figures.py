@@ -28,11 +28,14 @@ def plot_bias_boxplot(scores: pd.DataFrame, *, definition: str = "cells", ax=Non
         ``run_experiment(...)["scores"]``.
     definition : {"cells", "pair"}
     ax : array of 4 matplotlib axes, optional
-        One per metric of :data:`~fairbook.experiments.conditional_hydragan.settings.METRICS`.
+        One per metric of :data:`~fairbook.experiments.conditional_hydragan.settings.METRICS`
+        (a row of 4 or a 2 × 2 grid, filled row by row). Without it, a new 9 × 6.5 inch
+        figure with a 2 × 2 grid.
 
     Returns
     -------
     array of axes
+        ``ax`` as given, or the new figure's 4 axes in a flat array.
 
     Examples
     --------
@@ -46,7 +49,11 @@ def plot_bias_boxplot(scores: pd.DataFrame, *, definition: str = "cells", ax=Non
     >>> [a.get_title() for a in plot_bias_boxplot(scores)]
     ['OFI (cells)', 'DPPL (cells)', 'DI − 1 (cells)', 'DCA (cells)']
     """
-    fig_axes = ax if ax is not None else plt.subplots(1, len(METRICS), figsize=(16, 3.6))[1]
+    if ax is None:
+        fig, grid = plt.subplots(2, 2, figsize=(9, 6.5))
+        fig_axes = np.ravel(grid)
+    else:
+        fig_axes = ax
     sel = scores[scores["definition"] == definition]
     classes = _class_order()
     for a, metric in zip(np.ravel(fig_axes), METRICS, strict=True):
@@ -69,6 +76,8 @@ def plot_bias_boxplot(scores: pd.DataFrame, *, definition: str = "cells", ax=Non
         a.set_xticks(np.arange(len(classes)), classes, rotation=30, ha="right")
         a.set_title(f"{metric}{' − 1' if shift else ''} ({definition})")
     np.ravel(fig_axes)[0].legend(fontsize=8)
+    if ax is None:
+        fig.tight_layout()
     return fig_axes
 
 
@@ -96,8 +105,9 @@ def plot_representation(frame: pd.DataFrame, *, title: str = "", ax=None):
 
 def plot_recorded_bias(result: dict, *, title: str = ""):
     """Fig. 3.4's analogue (both definitions, as in the chapter) from a recorded
-    experiment (:func:`~fairbook.experiments.conditional_hydragan.recorded_experiment`);
-    a figure that says so when nothing is recorded (an empty dict).
+    experiment (:func:`~fairbook.experiments.conditional_hydragan.recorded_experiment`):
+    a 9-inch-wide figure, the pair definition in its top two rows of 2 × 2 panels and the
+    cells definition below; a figure that says so when nothing is recorded (an empty dict).
 
     Returns
     -------
@@ -114,9 +124,9 @@ def plot_recorded_bias(result: dict, *, title: str = ""):
         ax.set_axis_off()
         fig.suptitle(title)
         return fig
-    fig, axes = plt.subplots(2, len(METRICS), figsize=(16, 7))
-    plot_bias_boxplot(result["scores"], definition="pair", ax=axes[0])
-    plot_bias_boxplot(result["scores"], definition="cells", ax=axes[1])
+    fig, axes = plt.subplots(4, 2, figsize=(9, 13))
+    plot_bias_boxplot(result["scores"], definition="pair", ax=axes[:2])
+    plot_bias_boxplot(result["scores"], definition="cells", ax=axes[2:])
     fig.suptitle(title)
     fig.tight_layout()
     return fig

@@ -183,6 +183,8 @@ def table_3_5_replication(ours: pd.DataFrame) -> pd.DataFrame:
     :func:`fairbook.replication.replication_table`: the individuals' synthetic divergences
     and improvement (exact by construction of the conditional), and the real activity
     column read as the divergence of one one-hot row over 10 activities to uniform.
+    ``ours`` and ``difference`` are rounded to three decimals (fixed point; the ledger's
+    rows in ``attrs["rows"]`` keep every digit).
 
     Examples
     --------
@@ -227,7 +229,20 @@ def table_3_5_replication(ours: pd.DataFrame) -> pd.DataFrame:
                 source=source,
             )
         )
-    return replication_table(rows)
+    return _fixed_point(replication_table(rows), ["ours", "difference"])
+
+
+def _fixed_point(table: pd.DataFrame, columns, *, decimals: int = 3) -> pd.DataFrame:
+    """``table`` with its numeric ``columns`` rounded to ``decimals`` (the paper's digits)
+    and ``-0.0`` made ``0.0``, so that pandas prints them in fixed point: one value below
+    ``10**-decimals`` (a divergence of ``2e-09``, a difference of ``6e-04``) would turn the
+    whole column into scientific notation. The ledger's rows (``attrs``) keep every digit."""
+    out = table.copy()
+    for column in columns:
+        values = pd.to_numeric(out[column], errors="coerce")
+        out[column] = values.round(decimals) + 0.0
+    out.attrs = dict(table.attrs)
+    return out
 
 
 # ------------------------------------------------------------------ the rows at two budgets
@@ -292,7 +307,8 @@ def beside_recorded(
 
     The recorded columns are labelled with the recording's budget (its date and commit, or
     *stale*; "full profile (not recorded)" while nothing is); a table the recording lacks
-    has empty recorded columns.
+    has empty recorded columns. Our values are rounded to the paper's three decimals, so
+    that they print in fixed point.
     """
     label = "full profile (not recorded)" if recording.empty else recording.budget
     parts = {}
@@ -302,4 +318,5 @@ def beside_recorded(
             build_label: table,
         }
         parts[name] = by_budget(tables)
-    return pd.concat(parts, names=["table"])
+    out = pd.concat(parts, names=["table"])
+    return _fixed_point(out, [c for c in out.columns if c.endswith(": ours")])

@@ -13,12 +13,15 @@ is :mod:`fairbook.variance.verdicts`; this package arranges the chapter by role:
 * :mod:`~fairbook.experiments.verdict_stability.results` — flip tables and the advice;
 * :mod:`~fairbook.experiments.verdict_stability.replication` — none (no paper prints these);
 * :mod:`~fairbook.experiments.verdict_stability.figures` — the heat map and the size curve;
-* :mod:`~fairbook.experiments.verdict_stability.explorers` — none (rerun with parameters).
+* :mod:`~fairbook.experiments.verdict_stability.explorers` — none (rerun with parameters);
+* :mod:`~fairbook.experiments.verdict_stability.key_results` — the chapter's answers in
+  plain sentences, computed from its tables.
 
 Every public name is importable from here.
 """
 
 from .figures import plot_flip_heatmap, plot_size_curve, style_flips
+from .key_results import key_results
 from .replication import PAPER_SOURCES
 from .results import (
     VERDICT_KEYS,
@@ -67,6 +70,7 @@ from .settings import (
     TRAINING_SETTINGS,
     rules,
     settings,
+    training_settings_table,
 )
 
 __all__ = [
@@ -90,6 +94,7 @@ __all__ = [
     "build",
     "fit_differences",
     "flip_table",
+    "key_results",
     "load_dataset",
     "metric_disagreement",
     "most_unstable",
@@ -108,6 +113,7 @@ __all__ = [
     "small_group_table",
     "source_summary",
     "style_flips",
+    "training_settings_table",
     "uncertainty_flip_summary",
     "uncertainty_flip_table",
     "uncertainty_flip_text",

@@ -74,7 +74,7 @@ def plot_size_curve(curve: pd.DataFrame, *, axes=None):
     """
     datasets = list(dict.fromkeys(curve["dataset"]))
     if axes is None:
-        _, axes = plt.subplots(1, len(datasets), figsize=(5 * len(datasets), 3.5), squeeze=False)
+        _, axes = plt.subplots(1, len(datasets), figsize=(4.5 * len(datasets), 3.5), squeeze=False)
         axes = axes[0]
     for ax, dataset in zip(axes, datasets, strict=True):
         part = curve[curve["dataset"] == dataset]

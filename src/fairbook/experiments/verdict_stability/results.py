@@ -65,6 +65,68 @@ VERDICT_KEYS = ("dataset", "model", "attribute", "group", "metric")
 _RUN_SOURCES = ("FIT", "seed", "setting", "bootstrap")
 _BASE_SOURCE, _BASE_VARIANT = BASE.split(":")
 
+#: How a sentence names the sources, model families and data sets.
+SOURCE_NAMES = {
+    "FIT": "FIT runs",
+    "seed": "seeds",
+    "seeds": "seeds",
+    "setting": "training settings",
+    "unstated settings": "the unstated settings",
+    "bootstrap": "bootstrap resamples",
+    "metric choice": "the choice of metric",
+}
+MODEL_NAMES = {
+    "logistic": "logistic regression",
+    "forest": "random forest",
+    "mlp": "MLP",
+    "bnn": "BNN",
+    "ensemble": "deep ensemble",
+}
+DATASET_NAMES = {"compas": "COMPAS", "adult": "Adult"}
+
+
+def _name(names: dict, key) -> str:
+    return names.get(str(key), str(key))
+
+
+def _listed(parts) -> str:
+    parts = list(parts)
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _percent(share: float) -> str:
+    return f"{100 * share:.0f} %"
+
+
+def _comparison(row) -> str:
+    """``OFI for Black & Male (race & sex, n = 726)`` or ``EOFP over all race groups``."""
+    n = f"n = {int(row['n']):,}"
+    if row["group"] == "all groups":
+        return f"{row['metric']} over all {row['attribute']} groups ({n})"
+    return f"{row['metric']} for {row['group']} ({row['attribute']}, {n})"
+
+
+def _why(row, distance: float, bounds) -> str:
+    """The sentence of :func:`most_unstable`: what makes one verdict unstable."""
+    nearest = min(bounds, key=lambda b: abs(row["value"] - b))
+    near = "less than 0.001" if distance < 0.0005 else f"{distance:.3f}"
+    where = (
+        f"In {_name(DATASET_NAMES, row['dataset'])}, the "
+        f"{_name(MODEL_NAMES, row['model'])}'s {_comparison(row)} is {row['value']:.3f}, "
+        f"{near} from the nearest threshold ({nearest:g})"
+    )
+    rates = {s: float(row[s]) for s in _RUN_SOURCES if not np.isnan(row[s])}
+    moving = [f"{r:.2f} under {SOURCE_NAMES[s]}" for s, r in rates.items() if r > 0]
+    still = [SOURCE_NAMES[s] for s, r in rates.items() if r == 0]
+    if not moving:
+        return f"{where}; its verdict never flips."
+    text = f"{where}; its verdict's flip rate is {_listed(moving)}"
+    if still:
+        text += f", and 0 under {_listed(still)}"
+    return text + "."
+
 
 def recorded(config: dict, *, root=None):
     """The recorded full profile (:data:`~.runs.VERDICT_RECORDING`) with ``config``'s
@@ -194,9 +256,22 @@ def most_unstable(flips: pd.DataFrame, config: dict, *, k: int = 3) -> pd.DataFr
     -------
     pandas.DataFrame
         :data:`VERDICT_KEYS`, ``n``, ``value``, ``threshold``, ``distance`` (of the base
-        value from the nearest threshold), ``source`` (the one with the largest rate),
-        ``flip_rate`` (under that source), ``mean_rate`` and ``why`` (a sentence built
-        from these numbers).
+        value from the nearest threshold, to three decimals), ``source`` (the one with the
+        largest rate), ``flip_rate`` (under that source), ``mean_rate`` and ``why`` (a
+        sentence built from these numbers).
+
+    Examples
+    --------
+    >>> from fairbook.experiments.verdict_stability.settings import settings
+    >>> f = pd.DataFrame({"dataset": "adult", "model": "forest", "attribute": "race",
+    ...                   "group": "Other", "metric": "OFI", "n": 122, "value": -0.057,
+    ...                   "FIT": 0.0, "seed": 2 / 3, "setting": 0.5, "bootstrap": 0.25,
+    ...                   "max": 2 / 3}, index=[0])
+    >>> import textwrap
+    >>> print(textwrap.fill(most_unstable(f, settings("fast"), k=1)["why"].iloc[0], 88))
+    In Adult, the random forest's OFI for Other (race, n = 122) is -0.057, 0.007 from the
+    nearest threshold (-0.05); its verdict's flip rate is 0.67 under seeds, 0.50 under
+    training settings and 0.25 under bootstrap resamples, and 0 under FIT runs.
     """
     r = rules(config)
     ranked = flips.dropna(subset=["max"]).copy()
@@ -210,21 +285,14 @@ def most_unstable(flips: pd.DataFrame, config: dict, *, k: int = 3) -> pd.DataFr
             bounds = [-threshold, threshold]
         distance = float(min(abs(row["value"] - b) for b in bounds))
         source = row[list(_RUN_SOURCES)].astype(float).idxmax()
-        why = (
-            f"{row['metric']} of {row['group']} ({row['attribute']}, n = {int(row['n'])}) "
-            f"in the {row['dataset']} {row['model']} model is {row['value']:.3f}, "
-            f"{distance:.3f} from its threshold; its verdict flips in "
-            + ", ".join(
-                f"{row[s]:.0%} of pairs under {s}" for s in _RUN_SOURCES if not np.isnan(row[s])
-            )
-        )
+        why = _why(row, distance, bounds)
         rows.append(
             {
                 **{c: row[c] for c in VERDICT_KEYS},
                 "n": int(row["n"]),
                 "value": row["value"],
                 "threshold": threshold,
-                "distance": distance,
+                "distance": round(distance, 3) + 0.0,
                 "source": source,
                 "flip_rate": row[source],
                 "mean_rate": row["mean_rate"],
@@ -412,11 +480,13 @@ def advice(
     rows.append(
         {
             "topic": "which source to vary",
-            "advice": f"Vary {worst} first: it moves verdicts most "
-            f"(mean flip rate {summary[worst]:.3f}; {flipping[worst]:.0%} of verdicts "
-            "flip under it).",
+            "advice": f"Vary the {SOURCE_NAMES[worst]} first: they move verdicts most "
+            f"(mean flip rate {summary[worst]:.3f}; {_percent(flipping[worst])} of verdicts "
+            "flip under them).",
             "rests_on": "; ".join(
-                f"{s}: mean {summary[s]:.3f}, flipping {flipping[s]:.0%}" for s in _RUN_SOURCES
+                f"{SOURCE_NAMES[s]}: mean flip rate {summary[s]:.3f}, "
+                f"{_percent(flipping[s])} of verdicts flip"
+                for s in _RUN_SOURCES
             ),
         }
     )
@@ -431,12 +501,12 @@ def advice(
         rows.append(
             {
                 "topic": "how many runs",
-                "advice": f"Train at least {runs:.0f} times with different seeds before calling a "
-                "verdict settled: that many runs show a typical flipping verdict's other side "
-                "with 95 % probability.",
+                "advice": f"Train at least {runs:.0f} times with different seeds before "
+                f"calling a verdict settled: with {runs:.0f} runs, a typical verdict that "
+                "flips shows both its sides with 95 % probability.",
                 "rests_on": f"{len(flipped)} of {len(seeds)} verdicts flip over seeds; "
-                f"their median "
-                f"flip rate {rate:.3f} means a share {share:.3f} of runs on the minority side",
+                f"their median flip rate, {rate:.3f}, means {_percent(share)} of runs fall "
+                "on the minority side",
             }
         )
     else:
@@ -455,19 +525,24 @@ def advice(
         never = samples[samples["size_needed"].isna()]
         largest = int(samples["largest_size"].max())
         text = (
-            f"Treat verdicts on groups below {worst_size:.0f} people as unsettled: below "
-            f"that size the sampling flip rate exceeds {below}."
+            f"Treat verdicts on groups below {worst_size:,.0f} people as unsettled: below "
+            f"that size, resampling the group flips some metric's verdict at a rate above "
+            f"{below:g}."
             if np.isfinite(worst_size) and never.empty
-            else f"Even groups of {largest} people flip under resampling more than {below} of "
-            "the time for some metrics: report an interval, not a verdict."
+            else f"Even in groups of {largest:,} people, resampling flips some metrics' "
+            f"verdicts at a rate above {below:g}: report an interval, not a verdict."
         )
         rows.append(
             {
                 "topic": "what group size",
                 "advice": text,
                 "rests_on": "; ".join(
-                    f"{r.dataset} {r.metric}: "
-                    + (f"{r.size_needed:.0f}" if np.isfinite(r.size_needed) else f"> {largest}")
+                    f"{_name(DATASET_NAMES, r.dataset)} {r.metric}: "
+                    + (
+                        f"{r.size_needed:,.0f} people"
+                        if np.isfinite(r.size_needed)
+                        else f"more than {largest:,}"
+                    )
                     for r in samples.itertuples()
                 ),
             }
@@ -479,9 +554,9 @@ def advice(
         {
             "topic": "which metrics to report",
             "advice": f"Report {top.replace(' vs ', ' and ')} together: they name different "
-            f"favoured groups most often ({mean_pairs.iloc[0]:.0%} of comparisons), so one "
-            "alone hides the disagreement.",
-            "rests_on": "; ".join(f"{p}: {s:.0%}" for p, s in mean_pairs.items()),
+            f"favoured groups most often ({_percent(mean_pairs.iloc[0])} of comparisons), so "
+            "one alone hides the disagreement.",
+            "rests_on": "; ".join(f"{p}: {_percent(s)}" for p, s in mean_pairs.items()),
         }
     )
     return pd.DataFrame(rows, columns=["topic", "advice", "rests_on"])
@@ -646,34 +721,42 @@ def uncertainty_flip_text(summary: pd.DataFrame) -> str:
     --------
     >>> summary = pd.DataFrame({"seeds": [0.0, 0.2], "unstated settings": [0.05, 0.3]},
     ...     index=pd.MultiIndex.from_tuples([("COMPAS", "point"), ("COMPAS", "uncertainty")]))
-    >>> text = uncertainty_flip_text(summary)
-    >>> text.startswith("COMPAS: point ratios flip at 0.00 under seeds and 0.05 under")
-    True
-    >>> text.endswith("the uncertainty verdicts are the less stable under every source.")
-    True
+    >>> import textwrap
+    >>> print(textwrap.fill(uncertainty_flip_text(summary), 88))
+    COMPAS: the point-ratio verdicts flip at a mean rate of 0.00 under seeds and 0.05 under
+    the unstated settings; the uncertainty-ratio verdicts at 0.20 under seeds and 0.30 under
+    the unstated settings. The uncertainty verdicts flip more often than the point verdicts
+    under every source.
     """
     if summary.empty:
         return "No BNN verdicts (see the line above the table)."
     sources = list(summary.columns)
 
     def listed(values) -> str:
-        parts = [f"{v:.2f} under {source}" for source, v in zip(sources, values, strict=True)]
-        return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        return _listed(
+            f"{v:.2f} under {_name(SOURCE_NAMES, source)}"
+            for source, v in zip(sources, values, strict=True)
+        )
 
     lines = []
     for dataset in pd.unique(summary.index.get_level_values(0)):
         point = summary.loc[(dataset, "point")]
         unc = summary.loc[(dataset, "uncertainty")]
-        less = [source for source in sources if unc[source] > point[source]]
-        if len(less) == len(sources):
-            verdict = "the uncertainty verdicts are the less stable under every source"
-        elif not less:
-            verdict = "the uncertainty verdicts are the less stable under no source"
+        more = [source for source in sources if unc[source] > point[source]]
+        than = "flip more often than the point verdicts"
+        if len(more) == len(sources):
+            verdict = f"The uncertainty verdicts {than} under every source."
+        elif not more:
+            verdict = (
+                "The uncertainty verdicts flip no more often than the point verdicts under "
+                "any source."
+            )
         else:
-            verdict = f"the uncertainty verdicts are the less stable only under {', '.join(less)}"
+            names = _listed(_name(SOURCE_NAMES, source) for source in more)
+            verdict = f"The uncertainty verdicts {than} only under {names}."
         lines.append(
-            f"{dataset}: point ratios flip at {listed(point)}; uncertainty ratios at "
-            f"{listed(unc)} — {verdict}."
+            f"{dataset}: the point-ratio verdicts flip at a mean rate of {listed(point)}; "
+            f"the uncertainty-ratio verdicts at {listed(unc)}. {verdict}"
         )
     return "\n".join(lines)
 

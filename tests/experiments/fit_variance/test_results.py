@@ -90,3 +90,39 @@ def test_recording_cost_extrapolates_each_task_from_its_own_runs():
     config = {"tasks": ("a", "b", "c"), "techniques": ("base",), "n_runs": 2}
     assert np.isnan(fv.recording_cost(recording, config).loc["all", "profile hours (extrapolated)"])
     assert fv.recording_cost(Recording("06", "study", pd.DataFrame())).empty
+
+
+def test_two_runs_shows_both_runs_and_their_difference(synthetic_study):
+    table = fv.two_runs(synthetic_study, "t", runs=(0, 3))
+    rows = synthetic_study[
+        (synthetic_study["technique"] == "base")
+        & (synthetic_study["setting"] == fv.SETTINGS_FIT)
+        & (synthetic_study["class"] == "overall")
+        & (synthetic_study["metric"] == "DP")
+    ].set_index("run")["value"]
+    assert table.index.tolist() == ["run 0", "run 3", "difference (pp)"]
+    assert table.loc["run 3", "DP"] == pytest.approx(100 * rows[3])
+    assert table.loc["difference (pp)", "DP"] == pytest.approx(100 * (rows[3] - rows[0]))
+    with pytest.raises(ValueError, match="two runs"):
+        fv.two_runs(synthetic_study, "t", runs=(0, 99))
+
+
+def test_comparison_table_is_compare_runs_in_one_row():
+    from fairbook.stats.runs import compare_runs
+
+    base, treated = [0.10, 0.12, 0.08, 0.11], [0.07, 0.09, 0.12, 0.08]
+    table = fv.comparison_table(base, treated)
+    expected = compare_runs(base, treated)
+    assert len(table) == 1
+    assert table.iloc[0]["Cohen's d"] == pytest.approx(expected["cohen_d"])
+    assert table.iloc[0]["U-test p"] == pytest.approx(expected["mw_p"])
+    assert table.iloc[0]["direction"] == "not significant"
+
+
+def test_smallest_p_values_are_one_over_the_binomial_coefficient():
+    from math import comb
+
+    table = fv.smallest_p_values((3, 4, 8), alpha=0.02)
+    for n in (3, 4, 8):
+        assert table.loc[n, "smallest exact p"] == pytest.approx(1 / comb(2 * n, n))
+    assert table["below 0.02"].tolist() == [False, True, True]  # 1/20, 1/70, 1/12870

@@ -137,3 +137,12 @@ def test_summary_beside_recording_is_summary_of_the_recorded_rows(toy_scored, LO
     empty = load("05_toy", toy, settings={}, root=tmp_path / "none")
     with pytest.raises(ValueError, match="nothing recorded"):
         uc.summary_beside_recording(fast, empty)
+
+
+def test_synthbias_absent_from_the_cache_names_no_local_path(tmp_path, monkeypatch):
+    monkeypatch.setenv("FAIRBOOK_DATA", str(tmp_path / "cache"))
+    message = uc.synthbias_summary(None)["message"]
+    assert str(tmp_path) not in message  # the page shows no path of the machine that built it
+    assert message.startswith("SynthBias is not in the data cache (synthbias/synthbias_data.csv)")
+    own = uc.synthbias_summary(None, file=str(tmp_path / "mine.csv"))["message"]
+    assert own.startswith(f"SynthBias is not at {tmp_path / 'mine.csv'}: not scored")

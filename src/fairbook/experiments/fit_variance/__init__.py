@@ -12,7 +12,8 @@ recomputed exactly.
 * :mod:`.results` - tables from the runs (Tables 2-3, effects, costs, knobs) and the survey;
 * :mod:`.replication` - the paper's tables and findings beside ours;
 * :mod:`.figures` - box plots, the Fig. 1-3 heatmaps, the survey plot;
-* :mod:`.explorers` - the Table 3 editor and the conclusion explorer.
+* :mod:`.explorers` - the Table 3 editor and the conclusion explorer;
+* :mod:`.key_results` - the chapter's answers as plain sentences, from its runs.
 """
 
 from ._gpu import GPU_RECORDING, gpu_settings, gpu_units
@@ -25,14 +26,17 @@ from .explorers import (
     table_3_grid,
 )
 from .figures import (
+    box_figure,
     box_grid,
     cost_heatmaps,
     effect_heatmap,
+    heatmap_figure,
     recorded_box_grids,
     survey_plot,
     survey_reporting_plot,
     variance_heatmap,
 )
+from .key_results import key_results
 from .replication import (
     PAPER_SOURCES,
     beside_recorded,
@@ -49,6 +53,7 @@ from .replication import (
 )
 from .results import (
     SURVEY_COLUMNS,
+    comparison_table,
     costs,
     effects,
     gpu_identity,
@@ -57,11 +62,13 @@ from .results import (
     load_survey,
     recording_cost,
     single_run_table,
+    smallest_p_values,
     spread_contrast,
     strict_identity,
     table_2,
     table_3,
     table_3_labels,
+    two_runs,
 )
 from .runs import RECORDINGS as _RUN_RECORDINGS
 from .runs import (
@@ -116,7 +123,9 @@ __all__ = [
     "TASK_LABELS",
     "TASK_SETTINGS",
     "beside_recorded",
+    "box_figure",
     "box_grid",
+    "comparison_table",
     "conclusion_chart",
     "conclusion_explorer",
     "conclusion_grid",
@@ -134,6 +143,8 @@ __all__ = [
     "gpu_recording_text",
     "gpu_settings",
     "gpu_units",
+    "heatmap_figure",
+    "key_results",
     "knob_study",
     "knob_table",
     "load_survey",
@@ -144,6 +155,7 @@ __all__ = [
     "run_study",
     "settings",
     "single_run_table",
+    "smallest_p_values",
     "spec",
     "spread_contrast",
     "strict_identity",
@@ -164,5 +176,6 @@ __all__ = [
     "table_3_replication",
     "table_4_replication",
     "techniques_table",
+    "two_runs",
     "variance_heatmap",
 ]

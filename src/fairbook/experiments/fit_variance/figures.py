@@ -1,13 +1,16 @@
 """Figures of chapter 06 (seed 004): the spread of runs and the paper's heatmaps, redrawn.
 
 * :func:`box_grid` — each metric's overall value per technique, box plots with the runs;
+  :func:`box_figure` — the same for one task as a figure at reading size (2 × 4 panels);
 * :func:`effect_heatmap` — Fig. 1's analogue (Cohen's d, U-test);
 * :func:`variance_heatmap` — Fig. 2's analogue (Levene's test on normalised bias values);
+* :func:`heatmap_figure` — either heatmap for every task, one above the other;
 * :func:`cost_heatmaps` — Fig. 3's analogue (accuracy and accuracy variance);
 * :func:`survey_plot` — the survey's papers per year;
 * :func:`recorded_box_grids` — :func:`box_grid` for every task of the recorded study.
 
-Each takes ``ax=`` (``axes=`` for the grid) and returns what it drew on.
+Each takes ``ax=`` (``axes=`` for the grid) and returns what it drew on; the ``*_figure``
+functions and :func:`recorded_box_grids` make their own figure, at most 9 inches wide.
 """
 
 from __future__ import annotations
@@ -20,14 +23,19 @@ from ._common import _select, _techniques
 from .settings import METRICS, SETTINGS_FIT, TASK_LABELS
 
 __all__ = [
-    "survey_reporting_plot",
+    "box_figure",
     "box_grid",
     "cost_heatmaps",
     "effect_heatmap",
+    "heatmap_figure",
     "recorded_box_grids",
     "survey_plot",
+    "survey_reporting_plot",
     "variance_heatmap",
 ]
+
+#: The widest a figure of the chapter is drawn (inches): the page's reading width.
+MAX_WIDTH = 9.0
 
 _LEVELS = ("negligible", "very small", "small", "medium", "large", "very large", "huge")
 _BLUES = ("#eef4fb", "#d6e6f5", "#b0cfe8", "#7fb1d9", "#4a8bc4", "#2166ac", "#053061")
@@ -57,7 +65,7 @@ def box_grid(
     metrics = list(metrics)
     if axes is None:
         ncols = (len(metrics) + 1) // 2
-        _, axes = plt.subplots(2, ncols, figsize=(3.1 * ncols, 6.2))
+        _, axes = plt.subplots(2, ncols, figsize=(min(MAX_WIDTH, 2.25 * ncols), 5.6))
     axes = np.asarray(axes).ravel()
     if len(axes) < len(metrics):
         raise ValueError(f"need {len(metrics)} axes, got {len(axes)}")
@@ -77,10 +85,47 @@ def box_grid(
             ax.plot(i + np.asarray(offsets), values, "o", ms=3, color="#1f4e79")
         ax.set_title(metric)
         ax.set_ylabel("%" if ax is axes[0] else "")
-        ax.tick_params(axis="x", rotation=45, labelsize=8)
+        ax.tick_params(axis="x", labelsize=8)
+        # right-aligned slanted names: long technique names do not run into their neighbours
+        plt.setp(ax.get_xticklabels(), rotation=40, ha="right", rotation_mode="anchor")
     for ax in axes[len(metrics) :]:
         ax.set_visible(False)
     return axes
+
+
+def box_figure(
+    study: pd.DataFrame,
+    task: str,
+    *,
+    metrics=(*METRICS, "accuracy"),
+    setting: str = SETTINGS_FIT,
+    title: str | None = None,
+):
+    """:func:`box_grid` of one task as a figure 9 inches wide (two rows of panels).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> rows = [{"task": "t", "technique": "base", "setting": SETTINGS_FIT, "run": r,
+    ...          "class": "overall", "group": "all", "metric": m, "value": 0.1 + r / 100}
+    ...         for r in range(3) for m in (*METRICS, "accuracy")]
+    >>> fig = box_figure(pd.DataFrame(rows), "t")
+    >>> float(fig.get_figwidth()), len([a for a in fig.axes if a.get_visible()])
+    (9.0, 8)
+    """
+    metrics = list(metrics)
+    ncols = (len(metrics) + 1) // 2
+    fig, axes = plt.subplots(2, ncols, figsize=(MAX_WIDTH, 5.6), sharex=True)
+    box_grid(study, task, metrics=metrics, setting=setting, axes=axes)
+    axes = np.asarray(axes)
+    axes[0, 0].set_ylabel("%")
+    axes[1, 0].set_ylabel("%")
+    fig.suptitle(TASK_LABELS.get(task, task) if title is None else title)
+    fig.tight_layout()
+    return fig
 
 
 def _effect_colour(row) -> str:
@@ -160,6 +205,42 @@ def variance_heatmap(effect_table: pd.DataFrame, *, title: str = "", ax=None):
     )
 
 
+def heatmap_figure(effect_tables: dict, *, kind: str = "effect"):
+    """One heatmap per task, one above the other, 9 inches wide: Fig. 1's analogue
+    (``kind="effect"``, :func:`effect_heatmap`) or Fig. 2's (``kind="variance"``,
+    :func:`variance_heatmap`).
+
+    Parameters
+    ----------
+    effect_tables : dict
+        Task → :func:`~fairbook.experiments.fit_variance.effects` table.
+    kind : {"effect", "variance"}
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    draw = {"effect": effect_heatmap, "variance": variance_heatmap}
+    if kind not in draw:
+        raise ValueError(f"kind must be one of {sorted(draw)}, got {kind!r}")
+    if not effect_tables:
+        raise ValueError("no effect tables to draw")
+    what = {"effect": "Cohen's d", "variance": "fairness variance"}[kind]
+    heights = [0.45 * t.index.get_level_values(0).nunique() + 1.3 for t in effect_tables.values()]
+    fig, axes = plt.subplots(
+        len(effect_tables),
+        1,
+        figsize=(MAX_WIDTH, sum(heights) + 0.3),
+        gridspec_kw={"height_ratios": heights},
+        squeeze=False,
+    )
+    for ax, (task, table) in zip(axes[:, 0], effect_tables.items(), strict=True):
+        label = TASK_LABELS.get(task, task).split(" ")[0]
+        draw[kind](table, title=f"{label}: {what}", ax=ax)
+    fig.tight_layout()
+    return fig
+
+
 def cost_heatmaps(cost_tables: dict, *, ax=None):
     """Fig. 3 analogue: rows accuracy and accuracy variance, columns task/technique;
     orange = a cost (lower accuracy, higher variance), blue = a gain, grey = NS."""
@@ -235,8 +316,8 @@ def survey_reporting_plot(survey: pd.DataFrame, *, ax=None):
 
 
 def recorded_box_grids(study: pd.DataFrame, *, tasks=None, title: str = ""):
-    """One row of :func:`box_grid` per task of a (recorded) study; a figure that says so
-    when nothing is recorded.
+    """Two rows of :func:`box_grid` per task of a (recorded) study, 9 inches wide; a figure
+    that says so when nothing is recorded.
 
     Parameters
     ----------
@@ -266,11 +347,15 @@ def recorded_box_grids(study: pd.DataFrame, *, tasks=None, title: str = ""):
         ax.set_axis_off()
         fig.suptitle(title)
         return fig
-    fig, axes = plt.subplots(len(tasks), len(metrics), figsize=(22, 3.5 * len(tasks)))
-    axes = np.atleast_2d(axes)
-    for row, task in zip(axes, tasks, strict=True):
-        box_grid(study, task, metrics=metrics, axes=row)
-        row[0].set_ylabel(f"{TASK_LABELS.get(task, task)}, %")
+    ncols = (len(metrics) + 1) // 2
+    fig, axes = plt.subplots(
+        2 * len(tasks), ncols, figsize=(MAX_WIDTH, 2.9 * 2 * len(tasks)), squeeze=False
+    )
+    for i, task in enumerate(tasks):
+        rows = axes[2 * i : 2 * i + 2]
+        box_grid(study, task, metrics=metrics, axes=rows)
+        for row in rows:
+            row[0].set_ylabel(f"{TASK_LABELS.get(task, task).split(' ')[0]}, %")
     fig.suptitle(title)
     fig.tight_layout()
     return fig

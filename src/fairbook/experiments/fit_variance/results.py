@@ -1,11 +1,14 @@
 """Tables of chapter 06 (seed 004) built from the runs, without the paper's numbers.
 
 * Table 3's running example through ``bias_report`` (:func:`table_3_labels`, :func:`table_3`);
-* RQ1, the spread of identical runs: :func:`table_2` (MaxDiff and STDEV, as the paper's
-  Table 2), :func:`strict_identity` and :func:`spread_contrast` (every knob fixed, FIT runs,
-  seeds varying);
+* RQ1, the spread of identical runs: :func:`two_runs` (two FIT runs side by side, the worked
+  example), :func:`table_2` (MaxDiff and STDEV, as the paper's Table 2),
+  :func:`strict_identity` and :func:`spread_contrast` (every knob fixed, FIT runs, seeds
+  varying);
 * RQ2, does a technique help: :func:`effects` (U-test, Cohen's d, Levene per technique x
-  metric) and :func:`single_run_table` (what one run would have said);
+  metric), :func:`single_run_table` (what one run would have said), and for a reader's own
+  numbers :func:`comparison_table` (one comparison as a one-row table) and
+  :func:`smallest_p_values` (the floor of the exact U-test at n runs each);
 * RQ3, what it costs: :func:`costs`;
 * the implementation knobs: :func:`knob_table`;
 * the literature survey (Table 5 with each paper's year): :func:`load_survey`, which reads
@@ -24,7 +27,7 @@ import pandas as pd
 
 from fairbook.metrics import bias_report
 from fairbook.papers import seed004
-from fairbook.stats.runs import compare_runs
+from fairbook.stats.runs import compare_runs, mann_whitney_one_sided
 from fairbook.variance import debiasing
 from fairbook.variance.fit_runs import per_run, summarize
 
@@ -34,17 +37,20 @@ from .settings import METRICS, SETTINGS_FIT, SETTINGS_SEED, SETTINGS_STRICT
 
 __all__ = [
     "SURVEY_COLUMNS",
+    "comparison_table",
     "costs",
     "effects",
     "knob_table",
     "load_survey",
     "recording_cost",
     "single_run_table",
+    "smallest_p_values",
     "spread_contrast",
     "strict_identity",
     "table_2",
     "table_3",
     "table_3_labels",
+    "two_runs",
 ]
 
 #: The columns of the survey file, in order.
@@ -98,6 +104,44 @@ def table_3(counts=None) -> pd.DataFrame:
     10.1
     """
     return 100 * bias_report(*table_3_labels(counts))
+
+
+def two_runs(
+    study: pd.DataFrame,
+    task: str,
+    *,
+    technique: str = "base",
+    runs=(0, 1),
+    setting: str = SETTINGS_FIT,
+) -> pd.DataFrame:
+    """Two FIT runs of one technique side by side: every overall metric in %, and their
+    difference in percentage points (the chapter's worked example of FIT-run variance).
+
+    Returns
+    -------
+    DataFrame
+        Index ``run 0``, ``run 1`` (the chosen runs) and ``difference (pp)``; columns the seven
+        metrics and ``accuracy``.
+
+    Examples
+    --------
+    >>> rows = [{"task": "t", "technique": "base", "setting": SETTINGS_FIT, "run": r,
+    ...          "class": "overall", "group": "all", "metric": m, "value": v}
+    ...         for r, v in ((0, 0.10), (1, 0.13)) for m in (*METRICS, "accuracy")]
+    >>> table = two_runs(pd.DataFrame(rows), "t")
+    >>> table.index.tolist(), round(float(table.loc["difference (pp)", "DP"]), 6)
+    (['run 0', 'run 1', 'difference (pp)'], 3.0)
+    """
+    rows = _select(study, task, setting=setting, technique=technique)
+    wide = 100 * per_run(rows, metrics=[*METRICS, "accuracy"])
+    missing = [r for r in runs if r not in wide.index]
+    if len(runs) != 2 or missing:
+        raise ValueError(f"two runs of {wide.index.tolist()} are needed, got {list(runs)}")
+    first, second = runs
+    out = wide.loc[[first, second]].copy()
+    out.loc["difference"] = out.loc[second] - out.loc[first]
+    out.index = [f"run {first}", f"run {second}", "difference (pp)"]
+    return out
 
 
 def table_2(study: pd.DataFrame, task: str, *, setting: str = SETTINGS_FIT) -> pd.DataFrame:
@@ -192,6 +236,51 @@ def single_run_table(
     frame = pd.DataFrame.from_dict(out, orient="index")
     frame.index.names = ["technique", "metric"]
     return frame
+
+
+def comparison_table(baseline, treated, *, alpha: float = 0.05) -> pd.DataFrame:
+    """One comparison of a treated technique's runs with the baseline's as a one-row table
+    (:func:`fairbook.stats.runs.compare_runs`, for numbers a reader types in).
+
+    Examples
+    --------
+    >>> t = comparison_table([0.80, 0.82, 0.84, 0.86], [0.85, 0.87, 0.89, 0.91])
+    >>> t.loc["treated vs baseline", "effect"], round(float(t.iloc[0]["Cohen's d"]), 3)
+    ('very large', 1.936)
+    """
+    r = compare_runs(baseline, treated, alpha=alpha)
+    row = {
+        "mean baseline": r["mean_baseline"],
+        "mean treated": r["mean_treated"],
+        "U-test p": r["mw_p"],
+        "exact U-test p": r["mw_p_exact"],
+        "Cohen's d": r["cohen_d"],
+        "effect": r["effect"],
+        "Levene p": r["levene_p"],
+        "significant": r["significant"],
+        "direction": r["direction"],
+    }
+    return pd.DataFrame([row], index=["treated vs baseline"])
+
+
+def smallest_p_values(n_runs=(4, 8), *, alpha: float = 0.05) -> pd.DataFrame:
+    """The smallest one-sided p-value of the exact Mann–Whitney test with n runs each, from
+    two completely separated sets of runs (every treated run above every baseline run).
+
+    Examples
+    --------
+    >>> t = smallest_p_values((4,))
+    >>> round(float(t.loc[4, "smallest exact p"]) * 70, 6)
+    1.0
+    """
+    rows = {}
+    for n in n_runs:
+        n = int(n)
+        p, _ = mann_whitney_one_sided(range(n), range(n, 2 * n), method="exact")
+        rows[n] = {"smallest exact p": p, f"below {alpha:g}": bool(p < alpha)}
+    out = pd.DataFrame.from_dict(rows, orient="index")
+    out.index.name = "runs each"
+    return out
 
 
 def costs(study: pd.DataFrame, task: str, *, alpha: float = 0.05) -> pd.DataFrame:

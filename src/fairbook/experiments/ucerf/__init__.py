@@ -8,7 +8,8 @@ Uncertainty-aware fairness of a language model on gender-occupation minimal pair
 * :mod:`.replication` - the paper beside ours;
 * :mod:`.figures` - figures;
 * :mod:`.explorers` - the widget, and its static twin (a precomputed grid drawn as a
-  chart that works without a kernel).
+  chart that works without a kernel);
+* :mod:`.key_results` - the chapter's answers as plain sentences, from its tables.
 """
 
 from .explorers import (
@@ -20,6 +21,7 @@ from .figures import (
     plot_occupations,
     plot_temperatures,
 )
+from .key_results import key_results
 from .replication import (
     PAPER_SOURCES,
     ranking_replication,
@@ -64,6 +66,7 @@ __all__ = [
     "build_prompts",
     "derive",
     "figure1_examples",
+    "key_results",
     "model_ranking",
     "occupation_table",
     "pair_chart",

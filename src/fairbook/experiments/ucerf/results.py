@@ -413,11 +413,17 @@ def synthbias_summary(
 
     file = file or None
     if not synthbias_available(file):
-        where = file if file is not None else synthbias_path()
+        # the reader's own file is named as given; the data cache is described, never its
+        # local path (which names the machine that built the page)
+        where = (
+            f"at {file}"
+            if file is not None
+            else f"in the data cache ({synthbias_path().parent.name}/{synthbias_path().name})"
+        )
         return {
             "available": False,
             "counts": {},
-            "message": f"SynthBias is not at {where}: not scored. With internet, "
+            "message": f"SynthBias is not {where}: not scored. With internet, "
             "fairbook.data.load_synthbias(download=True) fetches "
             f"{SYNTHBIAS_URL}.",
         }

@@ -62,3 +62,47 @@ def test_parameters_used_prints_values_as_the_book_does():
     assert "\\|" in reading.parameters_used(rule="a|b").to_markdown()
     with pytest.raises(ValueError):
         reading.parameters_used()
+
+
+# ---- every chapter uses the reading path (read from the .ipynb JSON, nothing executed) ------
+
+import json  # noqa: E402
+import re  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+GLUE_CELL = "```{glue:md} key-results\n:format: myst\n```"
+
+
+def _cells(notebook: Path) -> list[dict]:
+    return json.loads(notebook.read_text("utf-8"))["cells"]
+
+
+def _text(cell: dict) -> str:
+    return "".join(cell["source"]).strip()
+
+
+@pytest.mark.parametrize("notebook", CHAPTERS, ids=lambda p: p.stem)
+def test_key_results_follow_the_learning_goals_and_are_computed_once(notebook):
+    cells = _cells(notebook)
+    assert "Learning goals" in _text(cells[1])
+    assert cells[2]["cell_type"] == "markdown" and _text(cells[2]) == GLUE_CELL
+    shows = [c for c in cells if c["cell_type"] == "code" and "show_key_results(" in _text(c)]
+    assert len(shows) == 1, f"{notebook.name}: {len(shows)} cells show key results"
+    assert "remove-cell" in shows[0]["metadata"].get("tags", [])
+    exercises = next(i for i, c in enumerate(cells) if _text(c).startswith("## Exercises"))
+    assert cells.index(shows[0]) < exercises, "key results are computed before the exercises"
+
+
+@pytest.mark.parametrize("notebook", CHAPTERS, ids=lambda p: p.stem)
+def test_the_top_is_short_and_the_parameters_are_shown(notebook):
+    cells = _cells(notebook)
+    title = _text(cells[0])
+    assert len(title) <= 1200, f"{notebook.name}: the title cell has {len(title)} characters"
+    setup = next(
+        cells[i + 1]
+        for i, c in enumerate(cells)
+        if "parameters" in c.get("metadata", {}).get("tags", [])
+    )
+    assert re.search(r"^parameters_used\(", _text(setup), re.M), notebook.name

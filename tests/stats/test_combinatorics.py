@@ -110,6 +110,7 @@ def test_theorem_4_3_summary(table):
     summary = comb.theorem_4_3_summary(table).set_index("metric")
     assert summary.loc["PT", "first_disagreement"] == 4
     assert summary.loc["PT", "n_disagree"] == 57
+    assert summary.loc["PT", "disagreements"] == "4–60"  # every n from 4 on, none left out
     assert (summary.drop(index=["PT"]).n_disagree == 0).all()
     assert summary.loc["B", "n_checked"] == 0
     assert summary.loc["MCC", "stated"] == "4n"

@@ -454,6 +454,26 @@ def theorem_4_3_table(n_max: int = 60, *, n_min: int = 1, metrics=None) -> pd.Da
     return table
 
 
+def _runs(values) -> str:
+    """Integers as a list with runs of consecutive values joined (nothing left out).
+
+    Examples
+    --------
+    >>> _runs([4, 5, 6, 7, 9, 12, 13]), _runs([]), _runs([3])
+    ('4–7, 9, 12–13', '', '3')
+    """
+    parts, values = [], sorted(int(v) for v in values)
+    start = previous = None
+    for value in [*values, None]:
+        if value is not None and previous is not None and value == previous + 1:
+            previous = value
+            continue
+        if start is not None:
+            parts.append(str(start) if start == previous else f"{start}–{previous}")
+        start = previous = value
+    return ", ".join(parts)
+
+
 def theorem_4_3_summary(table: pd.DataFrame) -> pd.DataFrame:
     """One line per metric of a :func:`theorem_4_3_table`: where the theorem holds.
 
@@ -466,8 +486,8 @@ def theorem_4_3_summary(table: pd.DataFrame) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Columns ``metric, family, stated, n_checked, n_agree, n_disagree,
-        first_disagreement, disagreements`` (the latter lists the ``n`` that fail,
-        shortened when long). ``stated`` is what the theorem prints.
+        first_disagreement, disagreements`` (the latter lists the ``n`` that fail, runs of
+        consecutive ``n`` as ``4–60``). ``stated`` is what the theorem prints.
 
     Examples
     --------
@@ -493,7 +513,7 @@ def theorem_4_3_summary(table: pd.DataFrame) -> pd.DataFrame:
             text = "(not in the theorem)"
         else:
             text = stated.get(family, "")
-        shown = ", ".join(map(str, failing[:12])) + (" …" if len(failing) > 12 else "")
+        shown = _runs(failing)
         rows.append(
             {
                 "metric": name,

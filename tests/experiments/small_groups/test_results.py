@@ -51,7 +51,21 @@ def test_pt_hole_table_closed_form_and_bounds():
 
 def test_mcc_limit_table_is_wide():
     wide = sg.mcc_limit_table(sg.mcc_limit_paths(10, scales=[1e-4, 1e-10]))
-    assert list(wide.columns) == ["t = 0.0001", "t = 1e-10", "limit"]
+    assert list(wide.columns) == ["t = 10⁻⁴", "t = 10⁻¹⁰", "limit"]
+
+
+def test_indeterminacy_table_reads_the_path_without_scientific_notation():
+    table = sg.indeterminacy_table("FPR", scales=(1e-3, 1e-9), ratios=(0, 1, 4))
+    on_path = table[table["path"] == "c_i = r c_j"]
+    assert on_path["t"].tolist() == ["10⁻³", "10⁻⁹"] * 3
+    # FP = r / (r + 1) t and TN = t / (r + 1): 0 and t, then t/2 twice, then 0.8 t and 0.2 t
+    assert on_path["FP"].tolist() == ["0", "0", "0.5 t", "0.5 t", "0.8 t", "0.8 t"]
+    assert on_path["TN"].tolist() == ["t", "t", "0.5 t", "0.5 t", "0.2 t", "0.2 t"]
+    assert on_path["value"].tolist() == pytest.approx([0, 0, 0.5, 0.5, 0.8, 0.8])
+    hole = table[table["path"] == "at the hole"].iloc[0]
+    assert (hole["t"], hole["FP"], hole["TN"]) == ("0", "0", "0")
+    tpr = sg.indeterminacy_table("TPR", scales=(1e-6,), ratios=(1,))
+    assert tpr.loc[0, ["t", "TP", "FN"]].tolist() == ["10⁻⁶", "0.5 t", "0.5 t"]
 
 
 # --------------------------------------------------------- Sec. 4.5: MATCH on real small groups
@@ -90,6 +104,7 @@ def test_cps_claim_shares_and_summary(toy_cps_run):
     summary = sg.cps_summary(run, group="Adult: small")
     assert (summary["raw"] == 1.0).all()
     assert list(summary.index) == ["TPR", "PPR"]
+    assert "ε = 10⁻¹⁰" in summary.columns and "ε = 1e-10" not in summary.columns
     with pytest.raises(ValueError, match="no rows"):
         sg.cps_summary(run, group="nobody")
 

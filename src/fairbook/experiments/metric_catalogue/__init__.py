@@ -15,13 +15,16 @@ arranges them by role:
 * :mod:`~fairbook.experiments.metric_catalogue.figures` — none (no figure);
 * :mod:`~fairbook.experiments.metric_catalogue.explorers` — the widget that edits one
   confusion matrix, and its static twin (a precomputed grid drawn as a chart that works
-  without a kernel).
+  without a kernel);
+* :mod:`~fairbook.experiments.metric_catalogue.key_results` — the chapter's answers in
+  plain sentences, computed from its tables (the Key results box at the top of the page).
 
 Every public name is importable from here (``from fairbook.experiments import
 metric_catalogue as catalogue; catalogue.hole_table(...)``).
 """
 
 from .explorers import MetricGrid, metric_chart, metric_grid, metric_panel
+from .key_results import key_results
 from .replication import PAPER_SOURCES
 from .results import catalogue_markdown, catalogue_table, hole_table, metric_values
 from .settings import FAMILY_TITLES, PROFILES, settings
@@ -34,6 +37,7 @@ __all__ = [
     "catalogue_markdown",
     "catalogue_table",
     "hole_table",
+    "key_results",
     "metric_chart",
     "metric_grid",
     "metric_panel",

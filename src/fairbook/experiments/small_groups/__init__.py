@@ -20,7 +20,9 @@ of the chapter's sections:
 * :mod:`~fairbook.experiments.small_groups.figures` — Figs. 4.1–4.6 and the chapter's
   plots;
 * :mod:`~fairbook.experiments.small_groups.explorers` — the widgets, the computations
-  behind them, and the precomputed grid and chart of the static smoothing explorer.
+  behind them, and the precomputed grid and chart of the static smoothing explorer;
+* :mod:`~fairbook.experiments.small_groups.key_results` — the chapter's answers in plain
+  sentences, computed from its tables (the Key results box at the top of the page).
 
 Every public name is importable from here (``from fairbook.experiments import
 small_groups as sg; sg.match_table(...)``).
@@ -48,6 +50,7 @@ from .figures import (
     plot_pt_holes,
     plot_space_cdfs,
 )
+from .key_results import key_results
 from .replication import (
     FIG_4_2_LIMITS,
     PAPER_SOURCES,
@@ -78,6 +81,7 @@ from .results import (
     cps_seconds_per_setting,
     cps_summary,
     full_profile_cost,
+    indeterminacy_table,
     match_summary,
     mcc_limit_table,
     pt_hole_table,
@@ -141,6 +145,8 @@ __all__ = [
     "figs_4_4_to_4_6_recorded_replication",
     "figs_4_4_to_4_6_replication",
     "full_profile_cost",
+    "indeterminacy_table",
+    "key_results",
     "match_pvalues",
     "match_summary",
     "match_table",

@@ -8,11 +8,13 @@ and the replication rows of Sec. 4.6 read.
 from __future__ import annotations
 
 import numbers
+import re
 
 import numpy as np
 import pandas as pd
 
 from fairbook.confusion import CELLS
+from fairbook.formatting import NOISE
 from fairbook.metrics import METRICS
 
 __all__: list[str] = []  # private helpers, imported by name by the role modules
@@ -90,6 +92,78 @@ def _metric(name) -> str:
     if not isinstance(name, str) or name.upper() not in METRICS:
         raise ValueError(f"unknown metric {name!r}; choose one of {', '.join(METRICS)}")
     return name.upper()
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _scale_text(value: float) -> str:
+    """A small scale such as ``t`` as a person writes it: a power of ten as ``10⁻³``,
+    anything else in fixed-point (never ``1e-06``).
+
+    Examples
+    --------
+    >>> _scale_text(1e-3), _scale_text(1e-10), _scale_text(1.0), _scale_text(0.25), _scale_text(0)
+    ('10⁻³', '10⁻¹⁰', '1', '0.25', '0')
+    """
+    value = float(value)
+    if value > 0:
+        exponent = round(float(np.log10(value)))
+        if exponent != 0 and np.isclose(value, 10.0**exponent, rtol=1e-9, atol=0):
+            return "10" + str(exponent).translate(_SUPERSCRIPT)
+    return np.format_float_positional(value, trim="-")
+
+
+def _fixed_text(value: float, *, significant: int = 2) -> str:
+    """A small number in fixed-point with ``significant`` digits (``0.000032``, not
+    ``3.2e-05``).
+
+    Examples
+    --------
+    >>> _fixed_text(3.1623e-05), _fixed_text(0.5), _fixed_text(0.0)
+    ('0.000032', '0.5', '0')
+    """
+    return np.format_float_positional(
+        float(value), precision=significant, unique=False, fractional=False, trim="-"
+    )
+
+
+def _error_text(value: float) -> str:
+    """An error for a table's note: ``below 10⁻¹²`` where it is rounding noise
+    (:data:`fairbook.formatting.NOISE`), else fixed-point with two significant digits.
+
+    Examples
+    --------
+    >>> _error_text(1.1e-16), _error_text(0.0), _error_text(3.2e-5)
+    ('below 10⁻¹²', '0', '0.000032')
+    """
+    number = abs(float(value))
+    if number == 0:
+        return "0"
+    if number < NOISE:
+        return f"below {_scale_text(NOISE)}"
+    return _fixed_text(number)
+
+
+_SCIENTIFIC = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)e([-+]?\d+)(?![\w.])")
+
+
+def _setting_text(label: str) -> str:
+    """A CPS setting's label for reading: a number in scientific notation written as a power
+    of ten (``ε = 1e-10`` → ``ε = 10⁻¹⁰``); other labels unchanged.
+
+    Examples
+    --------
+    >>> _setting_text("ε = 1e-10"), _setting_text("CPS λ = 5"), _setting_text("ε = 2.5e-3")
+    ('ε = 10⁻¹⁰', 'CPS λ = 5', 'ε = 2.5·10⁻³')
+    """
+
+    def power(match: re.Match) -> str:
+        mantissa, exponent = match.group(1), int(match.group(2))
+        ten = "10" + str(exponent).translate(_SUPERSCRIPT)
+        return ten if float(mantissa) == 1 else f"{mantissa}·{ten}"
+
+    return _SCIENTIFIC.sub(power, str(label))
 
 
 def _wide(table: pd.DataFrame, column: str) -> pd.DataFrame:

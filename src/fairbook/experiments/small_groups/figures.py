@@ -2,7 +2,8 @@
 
 Every ``plot_*`` draws a table of :mod:`~fairbook.experiments.small_groups.runs` or
 :mod:`~fairbook.experiments.small_groups.results` with matplotlib and returns its axes
-(``ax=`` for one axes, ``axes=`` for a row of panels; created when omitted).
+(``ax=`` for one axes, ``axes=`` for several panels; created when omitted, in a grid at
+most 9 inches wide).
 
 * Sec. 4.3 — :func:`plot_fig_4_1` (Fig. 4.1), :func:`plot_space_cdfs` (Fig. 4.2);
 * Sec. 4.4 — :func:`plot_pt_holes`;
@@ -22,7 +23,7 @@ from scipy import stats
 from fairbook.papers import seed003
 from fairbook.stats import match
 
-from ._common import _metric, _sizes
+from ._common import _metric, _setting_text, _sizes
 
 __all__ = [
     "plot_approximation_errors",
@@ -48,6 +49,37 @@ def _axes(ax, figsize=(6, 4)):
     if ax is None:
         _, ax = plt.subplots(figsize=figsize)
     return ax
+
+
+#: The widest figure the chapter draws, in inches (the book's reading width).
+_MAX_WIDTH = 9.0
+
+
+def _panel_grid(count: int, *, columns: int = 2, height: float = 3.2, sharey: bool = False):
+    """``count`` axes of a new figure, ``columns`` to a row, at most 9
+    inches wide (the unused places of the last row are removed).
+
+    Examples
+    --------
+    >>> axes = _panel_grid(5, columns=3)
+    >>> len(axes), axes[0].get_figure().get_size_inches().tolist()
+    (5, [9.0, 6.4])
+    """
+    import matplotlib.pyplot as plt
+
+    columns = max(1, min(columns, count))
+    rows = math.ceil(count / columns)
+    _, grid = plt.subplots(
+        rows,
+        columns,
+        figsize=(min(_MAX_WIDTH, 4.5 * columns), height * rows),
+        squeeze=False,
+        sharey=sharey,
+    )
+    axes = list(grid.ravel())
+    for ax in axes[count:]:
+        ax.remove()
+    return axes[:count]
 
 
 # ---------------------------------------------------- Sec. 4.3: the space of confusion matrices
@@ -107,8 +139,7 @@ def plot_space_cdfs(cdfs: pd.DataFrame, *, axes=None):
 
     metrics = list(dict.fromkeys(cdfs["metric"]))
     if axes is None:
-        _, axes = plt.subplots(1, len(metrics), figsize=(3.2 * len(metrics), 3.2), squeeze=False)
-        axes = axes[0]
+        axes = _panel_grid(len(metrics), columns=3, height=3.0)
     axes = list(np.atleast_1d(axes))
     if len(axes) < len(metrics):
         raise ValueError(f"need {len(metrics)} axes, got {len(axes)}")
@@ -197,7 +228,7 @@ def plot_moments(moments: pd.DataFrame, *, axes=None):
     import matplotlib.pyplot as plt
 
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(10, 3.5))
+        _, axes = plt.subplots(1, 2, figsize=(_MAX_WIDTH, 3.5))
     for colour, (metric, part) in enumerate(moments.groupby("metric", sort=False)):
         for ax, column in zip(axes, ("skewness", "excess_kurtosis"), strict=True):
             ax.plot(part["n"], part[column], color=f"C{colour}", label=f"{metric} exact")
@@ -230,14 +261,10 @@ def plot_approximation_errors(errors: pd.DataFrame, *, axes=None):
     >>> [ax.get_title() for ax in axes]
     ['ACC', 'B', 'TPR', 'PPV']
     """
-    import matplotlib.pyplot as plt
 
     metrics = list(dict.fromkeys(errors["metric"]))
     if axes is None:
-        _, axes = plt.subplots(
-            1, len(metrics), figsize=(3.6 * len(metrics), 3.4), squeeze=False, sharey=True
-        )
-        axes = axes[0]
+        axes = _panel_grid(len(metrics), height=3.4, sharey=True)
     for ax, metric in zip(axes, metrics, strict=False):
         part = errors[errors["metric"] == metric]
         for method, sub in part.groupby("method", sort=False):
@@ -275,7 +302,6 @@ def plot_mse(table: pd.DataFrame, *, group: str, metrics, settings_shown=None, a
     >>> [ax.get_title() for ax in plot_mse(t, group="toy", metrics=["TPR"])]
     ['TPR']
     """
-    import matplotlib.pyplot as plt
 
     names = [_metric(m) for m in metrics]
     part = table[table["group"] == group]
@@ -287,15 +313,14 @@ def plot_mse(table: pd.DataFrame, *, group: str, metrics, settings_shown=None, a
         else list(settings_shown)
     )
     if axes is None:
-        _, axes = plt.subplots(1, len(names), figsize=(3.6 * len(names), 3.3), squeeze=False)
-        axes = axes[0]
+        axes = _panel_grid(len(names), height=3.3)
     axes = list(np.atleast_1d(axes))
     for ax, name in zip(axes, names, strict=False):
         for colour, label in enumerate(shown):
             sub = part[(part["metric"] == name) & (part["setting_label"] == label)]
             if sub.empty:
                 continue
-            ax.plot(sub["n"], sub["mse"], color=f"C{colour}", lw=1.2, label=label)
+            ax.plot(sub["n"], sub["mse"], color=f"C{colour}", lw=1.2, label=_setting_text(label))
             ax.fill_between(sub["n"], sub["ci_low"], sub["ci_high"], color=f"C{colour}", alpha=0.25)
         ax.set_yscale("log")
         ax.set_title(name)

@@ -43,7 +43,6 @@ from scipy import stats
 from scipy.special import gammaln
 
 from fairbook.confusion import CELLS
-from fairbook.formatting import size as magnitude
 from fairbook.metrics import compute
 from fairbook.papers import seed003
 from fairbook.recordings import Recording, load
@@ -58,7 +57,7 @@ from fairbook.replication import (
 )
 from fairbook.stats import combinatorics, match
 
-from ._common import _counts, _sizes, _wide
+from ._common import _counts, _error_text, _fixed_text, _sizes, _wide
 from .results import cps_claim_shares, space_table
 from .runs import CPS_RECORDING, compas_definition_counts, mcc_limit_paths
 
@@ -419,7 +418,7 @@ def theorem_4_4_replication(n: int = 10) -> pd.DataFrame:
                 1,
                 float(edge.abs().max() < 1e-3),
                 rule=Exact(),
-                note=f"largest |MCC| at t = 1e-8: {edge.abs().max():.1e} (like √t)",
+                note=f"largest |MCC| at t = 10⁻⁸: {_fixed_text(edge.abs().max())} (like √t)",
                 source="seed 003 Sec. 4.4 (MCC at its holes)",
             ),
             Row(
@@ -639,7 +638,7 @@ def theorems_4_5_to_4_9_replication(
                 float(np.abs(printed - cdf).max()),
                 rule=Exact(),
                 note=f"ends at P(defined) = {p_defined:.4f}; divided by it (book's MATCH), "
-                f"max |error| {magnitude(np.abs(conditional - cdf).max())}",
+                f"max |error| {_error_text(np.abs(conditional - cdf).max())}",
                 source="seed 003 Theorem 4.9",
             )
         )

@@ -6,7 +6,7 @@ directly (Theorems 4.1–4.3, PT's holes, the CPS break-even). The paper's print
 set beside ours in :mod:`~fairbook.experiments.small_groups.replication`, not here.
 
 * Sec. 4.3 — :func:`space_table` (Theorems 4.1–4.2 by enumeration), :func:`space_moments`;
-* Sec. 4.4 — :func:`pt_hole_table`, :func:`mcc_limit_table`;
+* Sec. 4.4 — :func:`pt_hole_table`, :func:`indeterminacy_table`, :func:`mcc_limit_table`;
 * Sec. 4.5 — :func:`match_summary`;
 * Sec. 4.6 — :func:`compas_definition_table`, :func:`cps_group_table`,
   :func:`cps_claim_shares`, :func:`cps_losses`, :func:`cps_linear_mse`,
@@ -27,7 +27,7 @@ from fairbook.metrics import compute
 from fairbook.papers import seed003
 from fairbook.stats import combinatorics, cps, match
 
-from ._common import _counts, _metric, _sizes, _wide
+from ._common import _counts, _metric, _scale_text, _setting_text, _sizes, _wide
 from .runs import _compas_frame, compas_definition_counts
 from .settings import COMPAS_DEFINITIONS, PROFILES
 
@@ -41,6 +41,7 @@ __all__ = [
     "cps_seconds_per_setting",
     "cps_summary",
     "full_profile_cost",
+    "indeterminacy_table",
     "match_summary",
     "mcc_limit_table",
     "pt_hole_table",
@@ -173,6 +174,62 @@ def pt_hole_table(n_max: int = 60) -> pd.DataFrame:
     return out
 
 
+def indeterminacy_table(
+    metric: str = "FPR", *, n: int = 10, scales=(1e-3, 1e-9), ratios=None
+) -> pd.DataFrame:
+    """Theorem 4.4 along the paths of its proof
+    (:func:`fairbook.stats.combinatorics.indeterminacy_demo`), for reading.
+
+    The scale ``t = c_i + c_j`` prints as a power of ten (``10⁻³``) and the two cells of
+    the ratio as shares of it (``0.2 t``), so the table shows what the path is without
+    numbers in scientific notation.
+
+    Parameters
+    ----------
+    metric : str, default "FPR"
+        A joint-ratio metric.
+    n : int, default 10
+        Mass held by the two cells outside the ratio.
+    scales : sequence of float, default (1e-3, 1e-9)
+        Values of ``t``.
+    ratios : sequence of float, optional
+        Values of ``r = c_i / c_j`` (the demo's default when omitted).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The demo's columns, with ``t`` and the ratio's two cells as text.
+
+    Examples
+    --------
+    >>> table = indeterminacy_table("FPR", scales=(1e-3,), ratios=(0.25,))
+    >>> table.loc[0, ["t", "FP", "TN"]].tolist(), float(table.loc[0, "value"])
+    (['10⁻³', '0.2 t', '0.8 t'], 0.2)
+    """
+    options = {} if ratios is None else {"ratios": ratios}
+    demo = combinatorics.indeterminacy_demo(metric, n=n, scales=scales, **options)
+    key = _metric(metric)
+    out = demo.copy()
+    scale = demo["t"].to_numpy(dtype=float)
+    for index in combinatorics.JRM_CELLS[key]:
+        cell = CELLS[index]
+        share = np.divide(
+            demo[cell].to_numpy(dtype=float), scale, out=np.zeros(len(demo)), where=scale > 0
+        )
+        out[cell] = [_share_text(x) for x in share]
+    out["t"] = [_scale_text(t) for t in scale]
+    return out
+
+
+def _share_text(share: float) -> str:
+    """``0``, ``t`` or ``0.2 t``: a cell on the path as a share of ``t``."""
+    if share == 0:
+        return "0"
+    if np.isclose(share, 1.0):
+        return "t"
+    return f"{share:.3g} t"
+
+
 def mcc_limit_table(paths: pd.DataFrame) -> pd.DataFrame:
     """A :func:`~fairbook.experiments.small_groups.runs.mcc_limit_paths` table laid out wide:
     one row per hole and direction, one column per ``t`` (largest first), and the value
@@ -182,11 +239,11 @@ def mcc_limit_table(paths: pd.DataFrame) -> pd.DataFrame:
     --------
     >>> from fairbook.experiments.small_groups.runs import mcc_limit_paths
     >>> mcc_limit_table(mcc_limit_paths(10, scales=[1e-2])).columns.tolist()
-    ['t = 0.01', 'limit']
+    ['t = 10⁻²', 'limit']
     """
     wide = paths.pivot(index=["hole", "direction"], columns="t", values="MCC")
     wide = wide[sorted(wide.columns, reverse=True)]
-    wide.columns = [f"t = {t:g}" for t in wide.columns]
+    wide.columns = [f"t = {_scale_text(t)}" for t in wide.columns]
     wide["limit"] = paths.groupby(["hole", "direction"])["limit"].first()
     return wide
 
@@ -309,7 +366,7 @@ _HOLE_METRICS = tuple(
 _CPS_CLAIMS = (
     ("CPS λ = 5 below raw (all metrics)", "CPS λ = 5", "raw", None),
     ("CPS λ = 20 below CPS λ = 5", "CPS λ = 20", "CPS λ = 5", None),
-    ("ε = 1e-10 below raw (metrics with holes)", "ε = 1e-10", "raw", _HOLE_METRICS),
+    ("ε = 10⁻¹⁰ below raw (metrics with holes)", "ε = 1e-10", "raw", _HOLE_METRICS),
     (
         f"raw below ε = 1 ({', '.join(seed003.CPS_CLAIMS['eps1_worse_than_raw'])})",
         "raw",
@@ -521,7 +578,8 @@ def cps_break_even(
 def cps_summary(table: pd.DataFrame, *, group: str | None = None) -> pd.DataFrame:
     """MSE averaged over sizes, one row per metric (and group), one column per setting,
     relative to the raw MSE; plus the share of raw draws left out as undefined at the
-    smallest size.
+    smallest size. Setting labels in scientific notation read as powers of ten
+    (``ε = 10⁻¹⁰``).
 
     Examples
     --------
@@ -547,6 +605,7 @@ def cps_summary(table: pd.DataFrame, *, group: str | None = None) -> pd.DataFram
     smallest = part[(part["n"] == part["n"].min()) & (part["setting_label"] == "raw")]
     undefined = smallest.set_index(["group", "metric"])["share_undefined"]
     rel[f"raw undefined at n = {part['n'].min()}"] = undefined.reindex(rel.index)
+    rel = rel.rename(columns=_setting_text)
     if group is not None:
         rel = rel.droplevel("group")
     return rel

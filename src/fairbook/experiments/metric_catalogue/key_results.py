@@ -1,0 +1,135 @@
+"""Key results of "Confusion matrices and the metric catalogue" (seed 003 ch. 2).
+
+The chapter's answers in plain sentences, each with its number, computed from the tables
+the chapter shows: the catalogue (:func:`~fairbook.experiments.metric_catalogue.results.
+catalogue_table`), the worked example's 18 metrics (:func:`~fairbook.experiments.
+metric_catalogue.results.metric_values`) and the table of holes (:func:`~fairbook.
+experiments.metric_catalogue.results.hole_table`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from fairbook.reading import KeyResults
+from fairbook.reading import key_results as _box
+
+__all__ = ["key_results"]
+
+#: The four rates the worked-example sentence names, with the words it uses.
+_EXAMPLE_RATES = (
+    ("TPR", "the true positive rate is"),
+    ("FPR", "the false positive rate"),
+    ("PPV", "precision (PPV)"),
+    ("ACC", "accuracy"),
+)
+#: Family names as the sentences spell them.
+_FAMILY_WORDS = {"binomial": "binomial", "joint ratio": "joint-ratio", "other": "others"}
+
+
+def _names(names) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _matrices(count: int) -> str:
+    return f"{count} other matri" + ("x" if count == 1 else "ces")
+
+
+def _matrix(cm) -> str:
+    return "[" + ", ".join(str(int(c)) for c in cm) + "]"
+
+
+def key_results(
+    *,
+    catalogue: pd.DataFrame,
+    example: pd.DataFrame,
+    cm,
+    holes: pd.DataFrame,
+    example_row: str = "example",
+    listed: int = 7,
+) -> KeyResults:
+    """The chapter's Key results box.
+
+    Parameters
+    ----------
+    catalogue : pandas.DataFrame, keyword-only
+        The whole catalogue (``catalogue_table()``), with its ``family`` column.
+    example : pandas.DataFrame, keyword-only
+        The worked example's metrics (``metric_values(cm)``), with its ``value`` column.
+    cm : array-like of shape (4,), keyword-only
+        The worked example's ``[TP, FN, FP, TN]`` (the chapter's ``example_cm``).
+    holes : pandas.DataFrame, keyword-only
+        A ``hole_table(...)`` (✗ = undefined), one row per named matrix.
+    example_row : str, default "example", keyword-only
+        The row of ``holes`` that is the worked example (left out of the hole sentence).
+    listed : int, default 7, keyword-only
+        A matrix's undefined metrics are named when there are at most this many.
+
+    Returns
+    -------
+    fairbook.reading.KeyResults
+
+    Examples
+    --------
+    >>> from fairbook.experiments.metric_catalogue import (
+    ...     catalogue_table, hole_table, metric_values)
+    >>> box = key_results(catalogue=catalogue_table(), example=metric_values([3, 1, 2, 4]),
+    ...                   cm=[3, 1, 2, 4], holes=hole_table({"empty TP": [0, 0, 2, 3]}))
+    >>> print(box.findings[1])  # doctest: +NORMALIZE_WHITESPACE
+    For the worked example [TP, FN, FP, TN] = [3, 1, 2, 4] of 10 people, the true positive
+    rate is 0.75, the false positive rate 0.33, precision (PPV) 0.60 and accuracy 0.70; all 18
+    metrics are defined.
+    """
+    total = len(catalogue)
+    families = catalogue["family"].value_counts()
+    parts = [
+        f"{int(families[f])} {_FAMILY_WORDS.get(f, f)}"
+        for f in ("binomial", "joint ratio", "other")
+        if f in families
+    ]
+    first = f"The catalogue holds {total} single-matrix metrics: {_names(parts)}."
+
+    values = example["value"].astype(float)
+    rates = _names(
+        f"{words} {'undefined' if np.isnan(values[name]) else f'{values[name]:.2f}'}"
+        for name, words in _EXAMPLE_RATES
+    )
+    undefined = [name for name, v in values.items() if np.isnan(v)]
+    defined = (
+        f"all {len(values)} metrics are defined"
+        if not undefined
+        else f"{len(undefined)} of {len(values)} metrics are undefined ({_names(undefined)})"
+    )
+    second = (
+        f"For the worked example [TP, FN, FP, TN] = {_matrix(cm)} of {int(np.sum(cm))} "
+        f"people, {rates}; {defined}."
+    )
+
+    marks = holes == "✗"
+    others = marks.drop(index=example_row, errors="ignore")
+    with_holes = others[others.any(axis=1)]
+    described = []
+    for name, row in with_holes.iterrows():
+        missing = list(row.index[row])
+        which = f" ({', '.join(missing)})" if len(missing) <= listed else ""
+        described.append(f"“{name}” {len(missing)}{which}")
+    if described:
+        third = (
+            f"Of the {_matrices(len(others))} in the table of holes, {len(with_holes)} "
+            f"leave some of the {marks.shape[1]} metrics undefined: {_names(described)}."
+        )
+    else:
+        third = f"None of the {_matrices(len(others))} in the table of holes has a hole."
+    always = [name for name in marks.columns if not marks[name].any()]
+    fourth = (
+        f"{len(always)} of the {marks.shape[1]} metrics are defined at all {len(marks)} "
+        f"matrices of that table: {_names(always)}."
+        if always
+        else f"Every metric is undefined at one of the {len(marks)} matrices of that table."
+    )
+    return _box(first, second, third, fourth)

@@ -21,11 +21,16 @@ def test_replication_tables_and_summaries_from_fixed_results(hand_run):
     assert len(table) == 3 * (2 * 8 + 8)
     row = table.set_index("quantity").loc["SD1 U_a G0"]
     assert row["paper"] == 0.4926 and row["ours"] == pytest.approx(result.groups.loc["U_a", "a"])
-    assert "median of 2" in row["note"]
+    assert row["seeds"] == 2
+    # two identical seeds: an interval of one point, in its own columns
+    assert row["95 % low"] == row["95 % high"] == pytest.approx(row["ours"])
     f_sp = table.set_index("quantity").loc["SD1 F_SP"]
     # 1.00 vs the printed 1.07: the flags agree (both fair) but two identical seeds give an
     # interval of one point, which the printed value is not in - so no match
-    assert f_sp["verdict"].startswith("flag agrees (fair); outside 95 % interval")
+    assert f_sp["verdict"] == "flag agrees (fair); paper outside interval"
+    # the ledger's rows keep the whole verdict, interval included
+    (judged,) = [r for r in table.attrs["rows"] if r.quantity == "SD1 F_SP"]
+    assert judged.verdict.startswith("flag agrees (fair); outside 95 % interval [1, 1]")
     summary = uf.verdict_summary({"Table 1": table})
     assert summary.loc["Table 1", "rows"] == len(table)
     assert summary.loc["Table 1", ["matches", "differ", "no verdict"]].sum() == len(table)
@@ -250,3 +255,18 @@ def test_recorded_replication_of_an_empty_recording_is_empty():
     label, frame = uf.study_source(empty, fast)
     assert "nothing recorded" in label
     assert frame["seed"].tolist() == [0, 2, 0, 2]  # the seeds every cell has
+
+
+def test_budget_table_shows_each_budget_verdict_without_the_interval_numbers():
+    row = uf.replication._row
+    full = uf.replication._with_interval_columns(
+        [row("B U_e", 0.0001, [2.0e-5, 3.0e-5, 4.0e-5], "uncertainty", source="s", decimals=4)]
+    )
+    fast = uf.replication._with_interval_columns(
+        [row("B U_e", 0.0001, [9.0e-5, 1.1e-4], "uncertainty", source="s", decimals=4)]
+    )
+    table = uf.budget_table({"full": full, "fast": fast})
+    # 0.0001 is beyond [2e-5, 4e-5] widened by 0.00005, inside [9e-5, 1.1e-4]
+    assert table.loc["B U_e", "full: verdict"] == "paper outside interval"
+    assert table.loc["B U_e", "fast: verdict"] == "paper in interval"
+    assert table.loc["B U_e", "fast: ours"] == pytest.approx(1.0e-4)

@@ -8,7 +8,8 @@ epistemic / aleatoric split; uncertainty-based group and individual fairness; Ta
 * :mod:`.results` - tables from the runs;
 * :mod:`.replication` - the paper's tables beside ours;
 * :mod:`.figures` - figures;
-* :mod:`.explorers` - the explorers (a widget, and a static chart).
+* :mod:`.explorers` - the explorers (a widget, and a static chart);
+* :mod:`.key_results` - the chapter's answers in plain sentences, from its runs.
 """
 
 from .explorers import (
@@ -27,9 +28,11 @@ from .figures import (
     plot_seed_spread,
     plot_uncertainty_distributions,
 )
+from .key_results import key_results
 from .replication import (
     PAPER_SOURCES,
     adult_replication,
+    budget_table,
     common_seeds,
     compas_replication,
     paper_consistency,
@@ -56,6 +59,7 @@ from .replication import (
 )
 from .results import (
     ablation_table,
+    decomposition_table,
     dvlog_summary,
     estimator_comparison,
     float_format,
@@ -126,9 +130,11 @@ __all__ = [
     "UncertaintyGrid",
     "ablation_table",
     "adult_replication",
+    "budget_table",
     "capacity_ablation",
     "common_seeds",
     "compas_replication",
+    "decomposition_table",
     "dvlog_standin",
     "dvlog_summary",
     "estimator_comparison",
@@ -140,6 +146,7 @@ __all__ = [
     "individual_table",
     "individual_tables",
     "init_sensitivity",
+    "key_results",
     "make_estimator",
     "paper_consistency",
     "pattern_summary",

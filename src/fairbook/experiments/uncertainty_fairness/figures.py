@@ -58,7 +58,7 @@ def plot_seed_spread(study: pd.DataFrame, *, estimator: str = "bnn", ax=None):
     """Each ratio of Table 1 over seeds (log scale), the fair band shaded, paper marked."""
     import seaborn as sns
 
-    ax = _axes(ax, figsize=(10, 4))
+    ax = _axes(ax, figsize=(9, 4))
     part = study[study["estimator"] == estimator]
     ratios = list(PATTERN_POINT + UNCERTAINTY_RATIOS)
     long = (
@@ -166,7 +166,9 @@ def plot_individual(tables: dict, *, axes=None):
 
     measures = ("F_y", "F_U_a", "F_U_e")
     if axes is None:
-        _, axes = plt.subplots(len(tables), 3, figsize=(11, 3 * len(tables)), squeeze=False)
+        _, axes = plt.subplots(
+            len(tables), 3, figsize=(9, 2.8 * len(tables)), squeeze=False, layout="constrained"
+        )
     for row, (title, table) in enumerate(tables.items()):
         for col, m in enumerate(measures):
             ax = axes[row][col]
@@ -193,7 +195,7 @@ def plot_ablation(frame: pd.DataFrame, *, axes=None):
     import seaborn as sns
 
     if axes is None:
-        _, axes = plt.subplots(1, 3, figsize=(13, 3.5))
+        _, axes = plt.subplots(1, 3, figsize=(9, 3.2), layout="constrained")
     for ax, m in zip(axes, ("ACC", "U_a", "U_e"), strict=True):
         sns.lineplot(
             data=frame,
@@ -215,7 +217,7 @@ def plot_dvlog(frame: pd.DataFrame, *, axes=None):
     import seaborn as sns
 
     if axes is None:
-        _, axes = plt.subplots(1, 3, figsize=(13, 3.5))
+        _, axes = plt.subplots(1, 3, figsize=(9, 3.2), layout="constrained")
     for ax, m in zip(axes, ("evidence cut", "U_a", "U_e"), strict=True):
         sns.pointplot(
             data=frame,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -14,6 +16,7 @@ from fairbook.replication import (
     NotComparable,
     Row,
     at_recorded_budget,
+    by_budget,
     passes,
     replication_table,
 )
@@ -35,6 +38,7 @@ from .settings import _DECIMALS, PATTERN_POINT, UNCERTAINTY_RATIOS
 __all__ = [
     "PAPER_SOURCES",
     "adult_replication",
+    "budget_table",
     "common_seeds",
     "compas_replication",
     "paper_consistency",
@@ -105,8 +109,69 @@ def _row(quantity, paper, samples, kind, *, source, note="", decimals=2):
     return Row.from_samples(quantity, paper, samples, rule=rule, note=note, source=source)
 
 
+_INTERVAL_VERDICT = re.compile(r"^(in|outside) 95 % interval \[[^\]]*\](?: \(\d+ \w+\))?$")
+
+
+def _short_verdict(verdict: str) -> str:
+    """A rule's verdict without the interval's numbers (they have their own columns).
+
+    Examples
+    --------
+    >>> _short_verdict("outside 95 % interval [2.1e-05, 0.0001] (3 seeds)")
+    'paper outside interval'
+    >>> _short_verdict("flag agrees (fair)"), _short_verdict("no interval (1 seed)")
+    ('flag agrees (fair)', 'no interval (1 seed)')
+    """
+    match = _INTERVAL_VERDICT.match(verdict)
+    return f"paper {match[1]} interval" if match else verdict
+
+
+def _with_interval_columns(rows) -> pd.DataFrame:
+    """A replication table whose interval sits in its own columns.
+
+    Columns: ``quantity``, ``paper``, ``ours`` (the median over seeds), ``difference``,
+    ``95 % low`` and ``95 % high`` (our interval over seeds, NaN for a count), ``seeds``
+    (how many it summarises; empty for a count), ``verdict`` (each rule's verdict, the
+    interval's as "paper in / outside interval") and ``note``. The rows travel in
+    ``attrs["rows"]`` as :func:`fairbook.replication.replication_table` keeps them, so the
+    ledger and :func:`verdict_summary` read them unchanged.
+
+    Examples
+    --------
+    >>> t = _with_interval_columns([_row("B U_e", 0.0001, [4.2e-5, 4.5e-5, 5e-5],
+    ...                                   "uncertainty", source="seed 000", decimals=4)])
+    >>> t.loc[0, ["seeds", "verdict"]].tolist()
+    [3, 'paper outside interval']
+    >>> bool(t.loc[0, "95 % low"] < t.loc[0, "ours"] < t.loc[0, "95 % high"])
+    True
+    """
+    rows = tuple(rows)
+    records = []
+    for row in rows:
+        reasons = [r.reason for r in row.rules if isinstance(r, NotComparable) and r.reason]
+        records.append(
+            {
+                "quantity": row.quantity,
+                "paper": row.paper,
+                "ours": row.ours,
+                "difference": row.ours - row.paper,
+                "95 % low": np.nan if row.low is None else row.low,
+                "95 % high": np.nan if row.high is None else row.high,
+                "seeds": "" if row.n is None else int(row.n),
+                "verdict": "; ".join(_short_verdict(v) for v in row.verdicts),
+                "note": "; ".join([*reasons, *([row.note] if row.note else [])]),
+            }
+        )
+    columns = ["quantity", "paper", "ours", "difference", "95 % low", "95 % high", "seeds"]
+    table = pd.DataFrame.from_records(records, columns=[*columns, "verdict", "note"])
+    table["seeds"] = table["seeds"].astype(object)
+    table.attrs["rows"] = rows
+    return table
+
+
 def table_1_replication(results: dict) -> pd.DataFrame:
-    """Table 1, paper beside ours (one seed, or means over seeds).
+    """Table 1, paper beside ours (one seed, or the median over seeds), our 95 % interval
+    in its own columns (:func:`_with_interval_columns`).
 
     Parameters
     ----------
@@ -141,7 +206,7 @@ def table_1_replication(results: dict) -> pd.DataFrame:
                         source="seed 000 Table 1",
                     )
                 )
-    return replication_table(rows)
+    return _with_interval_columns(rows)
 
 
 def _per_seed(results) -> pd.DataFrame:
@@ -280,7 +345,7 @@ def _real_replication(runs, paper_groups, paper_ratios, *, full_counts, source) 
                         source=source,
                     )
                 )
-    return replication_table(rows)
+    return _with_interval_columns(rows)
 
 
 def compas_replication(runs) -> pd.DataFrame:
@@ -728,6 +793,29 @@ def robustness_table(claims: pd.DataFrame, *, threshold: float = 0.9) -> pd.Data
             }
         )
     return pd.DataFrame(rows).set_index(["source", "claim"])
+
+
+def budget_table(tables: dict) -> pd.DataFrame:
+    """The same rows judged at several budgets side by side
+    (:func:`fairbook.replication.by_budget`), each verdict without the interval's numbers
+    (``"paper in interval"``), as the chapter's own tables print them.
+
+    Examples
+    --------
+    >>> full = _with_interval_columns([_row("x", 1.0, [0.9, 1.2, 1.1], "rate", source="s")])
+    >>> fast = _with_interval_columns([_row("x", 1.0, [1.2, 1.3], "rate", source="s")])
+    >>> budget_table({"full": full, "fast": fast}).loc["x"].astype(str).tolist()
+    ['1.0', '1.1', 'paper in interval', '1.25', 'paper outside interval']
+    """
+    frame = by_budget(tables)
+    for column in frame.columns:
+        if str(column).endswith(": verdict"):
+            frame[column] = frame[column].map(
+                lambda v: (
+                    "; ".join(_short_verdict(p) for p in v.split("; ")) if isinstance(v, str) else v
+                )
+            )
+    return frame
 
 
 def recorded_replication(recording: Recording, *, cell: str = "chapter") -> dict:

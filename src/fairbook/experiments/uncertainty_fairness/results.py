@@ -22,6 +22,7 @@ from .settings import (
 
 __all__ = [
     "ablation_table",
+    "decomposition_table",
     "dvlog_summary",
     "estimator_comparison",
     "float_format",
@@ -37,16 +38,62 @@ __all__ = [
 
 
 def float_format(value: float) -> str:
-    """How the chapter prints floats: 4 significant digits, thousands as integers.
+    """How the chapter prints floats: 4 significant digits in fixed-point notation (never
+    ``5.5e-05``), thousands as grouped integers, rounding noise below 1e-12 as 0.
 
     Examples
     --------
     >>> float_format(0.99166), float_format(5.5e-05), float_format(25933.0)
-    ('0.9917', '5.5e-05', '25,933')
+    ('0.9917', '0.000055', '25,933')
+    >>> float_format(1.0), float_format(-0.0009355), float_format(float("nan"))
+    ('1', '-0.0009355', 'nan')
     """
+    if not np.isfinite(value):
+        return str(value)
     if abs(value) >= 1000:
         return f"{value:,.0f}"
-    return f"{value:.4g}"
+    if abs(value) < 1e-12:
+        return "0"
+    return np.format_float_positional(value, precision=4, unique=False, fractional=False, trim="-")
+
+
+def decomposition_table(probs, *, labels=None) -> pd.DataFrame:
+    """The Kwon decomposition of Monte Carlo samples as a table, one row per input.
+
+    Parameters
+    ----------
+    probs : array-like, shape (T, N, C)
+        ``T`` samples of the class probabilities of ``N`` inputs
+        (:func:`fairbook.uncertainty.decompose`).
+    labels : sequence of str, optional, keyword-only
+        The inputs' names (default ``input 1``, ``input 2``, ...).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``U_e (epistemic)``, ``U_a (aleatoric)``, ``U_p (predictive)``, the trace of
+        seed 000's Eq. 7; ``U_p = U_e + U_a``.
+
+    Examples
+    --------
+    >>> decomposition_table([[[0.25, 0.75]], [[0.75, 0.25]]]).iloc[0].tolist()
+    [0.125, 0.375, 0.5]
+    """
+    from fairbook.uncertainty import decompose
+
+    epistemic, aleatoric, predictive = decompose(np.asarray(probs, dtype=float))
+    n = len(predictive)
+    index = [f"input {i + 1}" for i in range(n)] if labels is None else list(labels)
+    if len(index) != n:
+        raise ValueError(f"labels name {len(index)} inputs, but probs has {n}")
+    return pd.DataFrame(
+        {
+            "U_e (epistemic)": np.asarray(epistemic, dtype=float),
+            "U_a (aleatoric)": np.asarray(aleatoric, dtype=float),
+            "U_p (predictive)": np.asarray(predictive, dtype=float),
+        },
+        index=pd.Index(index, name="input"),
+    )
 
 
 def format_tables(results: dict, *, labels=("G0", "G1")) -> pd.DataFrame:

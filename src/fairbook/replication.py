@@ -42,6 +42,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from fairbook.formatting import significant
+
 __all__ = [
     "COLUMNS",
     "Bound",
@@ -350,7 +352,8 @@ Rule = Exact | Rounding | LogScale | Flag | Bound | SameSign | Interval | NotCom
 
 
 def _short(value: float) -> str:
-    return f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+    """A number inside a verdict's words: three significant digits, never scientific."""
+    return significant(value, digits=3) if abs(value) < 1000 else f"{value:,.0f}"
 
 
 @dataclass(frozen=True)

@@ -259,3 +259,13 @@ def test_flip_text_names_every_source_of_the_summary():
     )
     summary.loc[("Adult", "uncertainty"), "seeds"] = 1.5
     assert vs.uncertainty_flip_text(summary).endswith("only under FIT runs and seeds.")
+
+
+def test_training_settings_table_reads_as_options():
+    table = vs.training_settings_table()
+    assert list(table.columns) == list(vs.TRAINING_SETTINGS)
+    assert list(table.index) == [f"setting:{k}" for k in range(4)]
+    assert (table.loc["setting:0"] == "the base setting").all()
+    assert table.loc["setting:3", "logistic"] == "class_weight = balanced"
+    assert table.loc["setting:2", "forest"] == "max_depth = 6"
+    assert not table.apply(lambda c: c.str.contains("{")).any().any()  # no dict reprs

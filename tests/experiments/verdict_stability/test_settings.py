@@ -19,13 +19,3 @@ def test_rules_follow_the_thresholds():
     assert set(vs.SEVEN_RULES) <= set(r)
     for model in vs.MODELS:  # the first setting is the base
         assert vs.TRAINING_SETTINGS[model][0] == {}
-
-
-def test_training_settings_table_reads_as_options():
-    table = vs.training_settings_table()
-    assert list(table.columns) == list(vs.TRAINING_SETTINGS)
-    assert list(table.index) == [f"setting:{k}" for k in range(4)]
-    assert (table.loc["setting:0"] == "the base setting").all()
-    assert table.loc["setting:3", "logistic"] == "class_weight = balanced"
-    assert table.loc["setting:2", "forest"] == "max_depth = 6"
-    assert not table.apply(lambda c: c.str.contains("{")).any().any()  # no dict reprs

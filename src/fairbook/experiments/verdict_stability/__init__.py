@@ -38,6 +38,7 @@ from .results import (
     size_table,
     small_group_table,
     source_summary,
+    training_settings_table,
     uncertainty_flip_summary,
     uncertainty_flip_table,
     uncertainty_flip_text,
@@ -70,7 +71,6 @@ from .settings import (
     TRAINING_SETTINGS,
     rules,
     settings,
-    training_settings_table,
 )
 
 __all__ = [

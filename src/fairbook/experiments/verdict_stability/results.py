@@ -36,9 +36,10 @@ from fairbook.variance.verdicts import (
 )
 
 from .runs import BASE, UNCERTAINTY_RECORDING, VERDICT_RECORDING
-from .settings import REFERENCES, rules
+from .settings import REFERENCES, TRAINING_SETTINGS, rules
 
 __all__ = [
+    "training_settings_table",
     "VERDICT_KEYS",
     "advice",
     "bnn_flip_table",
@@ -835,3 +836,29 @@ def recorded_uncertainty_values(config: dict, *, root=None):
     from fairbook.recordings import load
 
     return load("10_verdict_stability", UNCERTAINTY_RECORDING, settings=config, root=root)
+
+
+def _setting_text(setting: dict) -> str:
+    if not setting:
+        return "the base setting"
+    return ", ".join(f"{name} = {value}" for name, value in setting.items())
+
+
+def training_settings_table() -> pd.DataFrame:
+    """``TRAINING_SETTINGS`` (:mod:`.settings`) as a table a reader can read: one column per
+    model family, one row per ``setting:k`` variant, each cell the options that variant changes.
+
+    Examples
+    --------
+    >>> t = training_settings_table()
+    >>> t.loc["setting:0", "logistic"], t.loc["setting:1", "logistic"]
+    ('the base setting', 'C = 0.1')
+    """
+    rows = max(len(v) for v in TRAINING_SETTINGS.values())
+    return pd.DataFrame(
+        {
+            model: [_setting_text(s) for s in variants] + [""] * (rows - len(variants))
+            for model, variants in TRAINING_SETTINGS.items()
+        },
+        index=[f"setting:{k}" for k in range(rows)],
+    )

@@ -9,8 +9,6 @@ seed 004's metrics by the same gap threshold.
 
 from __future__ import annotations
 
-import pandas as pd
-
 from fairbook.experiments.profiles import choose_settings
 
 __all__ = [
@@ -23,7 +21,6 @@ __all__ = [
     "TRAINING_SETTINGS",
     "rules",
     "settings",
-    "training_settings_table",
 ]
 
 #: Parameters of the two profiles; a chapter's explicit parameters override them.
@@ -160,29 +157,3 @@ def settings(profile: str = "fast", **overrides) -> dict:
     5
     """
     return choose_settings(PROFILES, profile, overrides)
-
-
-def _setting_text(setting: dict) -> str:
-    if not setting:
-        return "the base setting"
-    return ", ".join(f"{name} = {value}" for name, value in setting.items())
-
-
-def training_settings_table() -> pd.DataFrame:
-    """:data:`TRAINING_SETTINGS` as a table a reader can read: one column per model family,
-    one row per ``setting:k`` variant, each cell the options that variant changes.
-
-    Examples
-    --------
-    >>> t = training_settings_table()
-    >>> t.loc["setting:0", "logistic"], t.loc["setting:1", "logistic"]
-    ('the base setting', 'C = 0.1')
-    """
-    rows = max(len(v) for v in TRAINING_SETTINGS.values())
-    return pd.DataFrame(
-        {
-            model: [_setting_text(s) for s in variants] + [""] * (rows - len(variants))
-            for model, variants in TRAINING_SETTINGS.items()
-        },
-        index=[f"setting:{k}" for k in range(rows)],
-    )

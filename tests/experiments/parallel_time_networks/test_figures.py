@@ -18,6 +18,7 @@ def test_tables_and_figures_of_the_search(study):
     assert total == pytest.approx(costs["seconds"].iloc[:-1].sum())
     assert pc.search_plot(runs).get_xlabel() == "generation"
     loss_ax, op_ax = pc.training_curves_plot(runs)
+    assert loss_ax.figure.get_size_inches()[0] <= 9  # reading size
     # one loss curve, PTN and TiDE per cycle and the Normal baseline per run; three ops
     assert len(loss_ax.lines) == 4 * len(runs) and len(op_ax.lines) == 3 * len(runs)
     assert op_ax.lines[0].get_xdata()[-1] == runs[0].curves["weight updates"].iloc[-1]
@@ -76,6 +77,9 @@ def test_decisive_figures_draw_the_recording_and_say_when_it_is_empty(synthetic_
     np.testing.assert_allclose(axes[0].get_lines()[0].get_ydata(), median)
     ops = pc.decisive_operations_plot(recording)
     assert [ax.get_title() for ax in ops] == ["history", "forecast_collapse"]
+    # reading size: no figure of the chapter is wider than 9 inches
+    assert axes[0].figure.get_size_inches()[0] <= 9
+    assert ops[0].figure.get_size_inches()[0] == pytest.approx(6)  # 3 inches per panel
     empty = Recording("08", "decisive", pd.DataFrame())
     assert "not recorded" in pc.decisive_curves_plot(pc.decisive_curves(empty))[0].get_title()
     assert "not recorded" in pc.decisive_operations_plot(empty)[0].get_title()

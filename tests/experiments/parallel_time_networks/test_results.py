@@ -269,3 +269,38 @@ def test_a_comparison_decided_by_the_t_interval_alone_says_so(synthetic_decisive
     assert row["decision"] == "t interval: the first wins; sign test: not decided"
     text = pc.decisive_answer_markdown(recording, table, pc.decisive_curves(recording))
     assert "wins by the t interval**, not by the sign test" in text
+
+
+def test_crps_examples_by_hand():
+    table = pc.crps_examples(
+        {"on target": [0.3, 0.3], "fan {0, 0.5, 1}": [0.0, 0.5, 1.0], "narrow": [0.9, 1.1]},
+        target=0.3,
+    )
+    assert table.loc["on target", "CRPS"] == 0
+    fan = table.loc["fan {0, 0.5, 1}"]
+    assert fan["quantiles"] == "{0, 0.5, 1}"
+    assert fan["T1"] == pytest.approx((0.3 + 0.2 + 0.7) / 3)
+    assert fan["T2"] == pytest.approx(4 / 9)  # |differences| 0.5, 1, 0.5, twice each, over 9
+    assert fan["CRPS"] == pytest.approx(0.4 - 2 / 9)
+    assert table.loc["narrow", "CRPS"] == pytest.approx(0.7 - 0.05)
+    assert np.allclose(table["CRPS"], table["T1"] - table["T2"] / 2)
+
+
+def test_crps_examples_over_steps_and_bad_shapes():
+    table = pc.crps_examples({"fan": [[0.0, 2.0], [1.0, 3.0]]}, target=[0.0, 2.0])
+    assert table.loc["fan", "quantiles"] == "{0, 2} | {1, 3}"
+    assert table.loc["fan", "CRPS"] == pytest.approx(crps([[0.0, 2.0], [1.0, 3.0]], [0.0, 2.0]))
+    with pytest.raises(ValueError, match="2 steps but the target has 1"):
+        pc.crps_examples({"fan": [[0.0, 2.0], [1.0, 3.0]]}, target=1.0)
+    with pytest.raises(ValueError, match="at least one"):
+        pc.crps_examples({}, target=1.0)
+
+
+def test_space_and_agent_tables_print_without_scientific_notation():
+    from types import SimpleNamespace
+
+    table = pc.space_table(pc.search_space({"hidden_sizes": (24, 48)}))
+    assert table.loc["weight_lr", "values"] == "[0.00001, 0.001]"
+    run = SimpleNamespace(run=0, agent={"arch_lr": 9.3412e-05, "dropout": 0.2, "heads": 4})
+    agents = pc.chosen_agents([run])
+    assert agents["run 0"].tolist() == ["0.0000934", "0.2", "4"]

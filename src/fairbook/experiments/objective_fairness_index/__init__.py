@@ -19,13 +19,16 @@ chapter by role:
   heat maps are :func:`fairbook.plots.pairwise_heatmap`);
 * :mod:`~fairbook.experiments.objective_fairness_index.explorers` — the static pair
   explorer (a precomputed grid drawn as a chart that works without a kernel); the live
-  widget is the generic :func:`fairbook.widgets.pair_explorer`.
+  widget is the generic :func:`fairbook.widgets.pair_explorer`;
+* :mod:`~fairbook.experiments.objective_fairness_index.key_results` — the chapter's
+  answers in plain sentences, computed from its tables (:func:`key_results`).
 
 Every public name is importable from here (``from fairbook.experiments import
 objective_fairness_index as ofi; ofi.table_3_1_replication()``).
 """
 
 from .explorers import comparison_chart, comparison_grid
+from .key_results import key_results
 from .replication import (
     PAPER_SOURCES,
     fig_3_2_replication,
@@ -35,7 +38,14 @@ from .replication import (
     table_3_2_replication,
     table_3_3_replication,
 )
-from .results import counterexample_table, direction_agreement, favour_counts, pairwise_scores
+from .results import (
+    benefit_table,
+    counterexample_table,
+    direction_agreement,
+    favour_counts,
+    firefighter_scenarios,
+    pairwise_scores,
+)
 from .runs import (
     ADULT_RECORDING,
     RECORDINGS,
@@ -55,6 +65,7 @@ __all__ = [
     "adult_counts",
     "adult_recorded_unit",
     "adult_recorded_units",
+    "benefit_table",
     "comparison_chart",
     "comparison_grid",
     "counterexample_table",
@@ -63,7 +74,9 @@ __all__ = [
     "fig_3_2_replication",
     "fig_3_3_over_seeds",
     "fig_3_3_replication",
+    "firefighter_scenarios",
     "folktables_employment_predictions",
+    "key_results",
     "pairwise_scores",
     "recorded_counts",
     "settings",

@@ -5,21 +5,33 @@ Every function takes per-group confusion counts (``TP FN FP TN``, optionally ``n
 :func:`pairwise_scores` gives a two-group metric for every ordered pair (the heat maps of
 Figs. 3.2–3.3), :func:`direction_agreement` and :func:`favour_counts` summarise how often DI
 and OFI name the same favoured group, and :func:`counterexample_table` lists the pairs of
-matrices that break a metric's desirable properties (Table 3.2). No paper numbers here:
-they are set beside ours in :mod:`~fairbook.experiments.objective_fairness_index.replication`.
+matrices that break a metric's desirable properties (Table 3.2). :func:`benefit_table` works
+a pair of groups through step by step (marginal benefits, OFI, predicted positive rates, DI),
+and :func:`firefighter_scenarios` does so for the paper's worked example. No paper results
+here: they are set beside ours in
+:mod:`~fairbook.experiments.objective_fairness_index.replication`.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
 
 from fairbook.confusion import CELLS
 from fairbook.metrics import compare, compute
+from fairbook.papers import seed003
 
-__all__ = ["counterexample_table", "direction_agreement", "favour_counts", "pairwise_scores"]
+__all__ = [
+    "benefit_table",
+    "counterexample_table",
+    "direction_agreement",
+    "favour_counts",
+    "firefighter_scenarios",
+    "pairwise_scores",
+]
 
 
 def pairwise_scores(counts: pd.DataFrame, metric: str) -> pd.DataFrame:
@@ -104,6 +116,15 @@ def favour_counts(counts: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+def _example_value(value) -> str:
+    """A counterexample's value as a person writes it: 4 significant digits, no noise."""
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return "[" + ", ".join(_example_value(v) for v in value) + "]"
+    if isinstance(value, (float, np.floating)):
+        return f"{float(value):.4g}"
+    return str(value)
+
+
 def counterexample_table(checks: dict) -> pd.DataFrame:
     """One row per failed property with the pair of matrices that breaks it.
 
@@ -127,7 +148,76 @@ def counterexample_table(checks: dict) -> pd.DataFrame:
                 {
                     "metric": metric,
                     "property": prop,
-                    "counterexample": ", ".join(f"{k} = {v}" for k, v in example.items()),
+                    "counterexample": ", ".join(
+                        f"{k} = {_example_value(v)}" for k, v in example.items()
+                    ),
                 }
             )
     return pd.DataFrame(rows, columns=["metric", "property", "counterexample"])
+
+
+def _cm_text(cm) -> str:
+    return "[" + ", ".join(str(int(v)) if float(v).is_integer() else str(v) for v in cm) + "]"
+
+
+def benefit_table(pairs: Mapping[str, tuple]) -> pd.DataFrame:
+    """OFI and DI of two groups, worked step by step, one row per case.
+
+    Parameters
+    ----------
+    pairs : mapping
+        Case name → ``(cm_i, cm_j)``, each a confusion matrix ``[TP, FN, FP, TN]``.
+
+    Returns
+    -------
+    DataFrame
+        Indexed by case: the two matrices, each group's marginal benefit
+        ``B = (FP − FN) / n``, ``OFI = B_i − B_j``, each group's predicted positive rate
+        ``PPR = (TP + FP) / n`` and ``DI = PPR_i / PPR_j`` (NaN where undefined).
+
+    Examples
+    --------
+    >>> t = benefit_table({"example": ([20, 10, 5, 65], [30, 5, 15, 50])})
+    >>> t.loc["example", ["B_i", "B_j", "OFI"]].round(2).tolist()
+    [-0.05, 0.1, -0.15]
+    >>> round(float(t.loc["example", "DI"]), 3)
+    0.556
+    """
+    if not pairs:
+        raise ValueError("benefit_table needs at least one pair of confusion matrices")
+    rows = {}
+    for name, (cm_i, cm_j) in pairs.items():
+        cm_i, cm_j = np.asarray(cm_i, dtype=float), np.asarray(cm_j, dtype=float)
+        rows[name] = {
+            "group i [TP, FN, FP, TN]": _cm_text(cm_i),
+            "group j [TP, FN, FP, TN]": _cm_text(cm_j),
+            "B_i": float(compute("B", cm_i)),
+            "B_j": float(compute("B", cm_j)),
+            "OFI": float(compare("OFI", cm_i, cm_j)),
+            "PPR_i": float(compute("PPR", cm_i)),
+            "PPR_j": float(compute("PPR", cm_j)),
+            "DI": float(compare("DI", cm_i, cm_j)),
+        }
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    frame.index.name = "case"
+    return frame
+
+
+def firefighter_scenarios() -> pd.DataFrame:
+    """The firefighter scenarios of seed 003 Table 3.1 worked through (:func:`benefit_table`).
+
+    The matrices are the paper's inputs (modelled on *Ricci v. DeStefano*); the paper's
+    printed OFI and DI are compared with these in
+    :func:`~fairbook.experiments.objective_fairness_index.replication.table_3_1_replication`.
+
+    Examples
+    --------
+    >>> t = firefighter_scenarios()
+    >>> t.index.tolist()
+    ['A', 'B', 'α']
+    >>> round(float(t.loc["A", "DI"]), 3)
+    0.375
+    """
+    table = benefit_table({s: (cm_i, cm_j) for s, (cm_i, cm_j, *_) in seed003.TABLE_3_1.items()})
+    table.index.name = "scenario"
+    return table

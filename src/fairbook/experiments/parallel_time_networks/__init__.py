@@ -5,7 +5,8 @@
 * :mod:`.results` - tables from the runs;
 * :mod:`.replication` - Table 5.2 (chaos) beside ours;
 * :mod:`.figures` - figures;
-* :mod:`.explorers` - the fan explorers (a widget, and a static chart).
+* :mod:`.explorers` - the fan explorers (a widget, and a static chart);
+* :mod:`.key_results` - the chapter's answers in plain sentences, from its tables.
 """
 
 from ._darts_order import (
@@ -38,6 +39,7 @@ from .figures import (
     training_curves_plot,
     wall_time_curves_plot,
 )
+from .key_results import key_results
 from .replication import (
     PAPER_SOURCES,
     cost_recording,
@@ -55,6 +57,8 @@ from .results import (
     cost_markdown,
     cost_table,
     crps_check,
+    crps_examples,
+    decision_rows,
     decision_table,
     decisive_answer_markdown,
     decisive_curves,
@@ -119,9 +123,11 @@ __all__ = [
     "cost_recording",
     "cost_table",
     "crps_check",
+    "crps_examples",
     "darts_order_decisions",
     "darts_order_markdown",
     "darts_order_table",
+    "decision_rows",
     "decision_table",
     "decisive_answer_markdown",
     "decisive_budget",
@@ -140,6 +146,7 @@ __all__ = [
     "fan_explorer",
     "fan_grid",
     "interesting_forecasts",
+    "key_results",
     "make_data",
     "nvar_error_table",
     "operation_table",

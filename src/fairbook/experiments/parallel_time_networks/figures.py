@@ -76,7 +76,7 @@ def training_curves_plot(runs: list[RunResult], *, subspace: str = "history", ax
     same updates (per run; 1/3 each is the uniform start). Returns the two axes.
     """
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(12, 3.6))
+        _, axes = plt.subplots(1, 2, figsize=(9, 3.8), layout="constrained")
     loss_ax, op_ax = axes
     for r in runs:
         if r.curves is None:
@@ -198,7 +198,7 @@ def decisive_curves_plot(curves: pd.DataFrame, *, axes=None):
     'weight updates of the final network'
     """
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(12, 4), sharey=True)
+        _, axes = plt.subplots(1, 2, figsize=(9, 4), sharey=True)
     if curves.empty:
         axes[0].set_title("the decisive profile is not recorded yet")
         return axes
@@ -223,7 +223,7 @@ def decisive_curves_plot(curves: pd.DataFrame, *, axes=None):
         ax.set_xlabel(
             "weight updates of the final network"
             if x_of == "updates"
-            else "wall seconds of the model's final training and scoring (median over runs)"
+            else "wall seconds of the model's final training\nand scoring (median over runs)"
         )
         ax.legend(fontsize=7)
     axes[0].set_ylabel("test CRPS (mean over windows)")
@@ -258,7 +258,8 @@ def decisive_operations_plot(recording, *, axes=None):
     columns = [c for c in epochs.columns if c.startswith("weight:") and epochs[c].notna().any()]
     subspaces = list(dict.fromkeys(c.split(":", 1)[1].split("/")[0] for c in columns))
     if axes is None:
-        _, axes = plt.subplots(1, len(subspaces), figsize=(4 * len(subspaces), 3.2), sharey=True)
+        width = min(9.0, 3.0 * len(subspaces))  # reading size: at most 9 inches wide
+        _, axes = plt.subplots(1, len(subspaces), figsize=(width, 3.2), sharey=True)
     axes = np.atleast_1d(axes)
     for ax, subspace in zip(axes, subspaces, strict=True):
         for i, column in enumerate(c for c in columns if c.startswith(f"weight:{subspace}/")):

@@ -23,6 +23,7 @@ __all__ = [
     "cost_markdown",
     "cost_table",
     "crps_check",
+    "crps_examples",
     "decision_rows",
     "decision_table",
     "decisive_answer_markdown",
@@ -100,8 +101,77 @@ def crps_check(
     return pd.DataFrame(rows).set_index("quantiles C")
 
 
+def _quantiles_text(quantiles: np.ndarray) -> str:
+    steps = ["{" + ", ".join(f"{q:g}" for q in step) + "}" for step in quantiles]
+    return steps[0] if len(set(steps)) == 1 else " | ".join(steps)
+
+
+def crps_examples(forecasts, target) -> pd.DataFrame:
+    """The CRPS of a few small quantile forecasts, worked through: ``T1``, ``T2`` and
+    ``CRPS = T1 − T2 / 2`` (Eqs. 5.5–5.7).
+
+    Parameters
+    ----------
+    forecasts : mapping
+        Name → quantiles, ``(C,)`` for one step or ``(T, C)`` for ``T`` steps.
+    target : float or array_like
+        The outcome at each step (a scalar for one step, or ``(T,)``).
+
+    Returns
+    -------
+    DataFrame
+        One row per forecast: its quantiles (``{…}``, one set per step where they differ),
+        ``T1`` (the mean ``|q − y|``), ``T2`` (the mean ``|q − q'|`` over all pairs of
+        quantiles), and the CRPS of :func:`fairbook.forecasting.crps.crps`, which equals
+        ``T1 − T2 / 2``. Lower is better; 0 is a point forecast on the target.
+
+    Examples
+    --------
+    >>> t = crps_examples({"fan {0, 2}": [0.0, 2.0], "point at 0": [0.0, 0.0]}, target=1.0)
+    >>> t["CRPS"].tolist()
+    [0.5, 1.0]
+    >>> t.loc["fan {0, 2}", ["T1", "T2"]].tolist()
+    [1.0, 1.0]
+    """
+    if not forecasts:
+        raise ValueError("crps_examples needs at least one forecast")
+    y = np.atleast_1d(np.asarray(target, dtype=float))
+    rows = {}
+    for name, quantiles in forecasts.items():
+        q = np.atleast_2d(np.asarray(quantiles, dtype=float))
+        if q.shape[0] != y.shape[0]:
+            raise ValueError(
+                f"forecast {name!r} has {q.shape[0]} steps but the target has {y.shape[0]}"
+            )
+        t1 = float(np.abs(q - y[:, None]).mean())
+        t2 = float(np.abs(q[:, :, None] - q[:, None, :]).mean())
+        rows[name] = {
+            "quantiles": _quantiles_text(q),
+            "T1": t1,
+            "T2": t2,
+            "CRPS": float(crps_module.crps(q, y)),
+        }
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    frame.index.name = "forecast"
+    return frame
+
+
+def _significant(value: float, digits: int = 3) -> str:
+    """``value`` to ``digits`` significant digits in fixed point (``0.0000934``, never
+    ``9.34e-05``), trailing zeros trimmed."""
+    return np.format_float_positional(
+        float(value), precision=digits, unique=False, fractional=False, trim="-"
+    )
+
+
 def space_table(space: dict) -> pd.DataFrame:
-    """The hyper-parameter space searched (Table 5.1's rows, as the code holds them)."""
+    """The hyper-parameter space searched (Table 5.1's rows, as the code holds them).
+
+    Examples
+    --------
+    >>> space_table(search_space({"hidden_sizes": (24, 48)})).loc["arch_lr", "values"]
+    '[0.00001, 0.001]'
+    """
     rows = []
     for name, domain in space.items():
         if isinstance(domain, Choice):
@@ -118,7 +188,7 @@ def space_table(space: dict) -> pd.DataFrame:
             rows.append(
                 {
                     "gene": name,
-                    "values": f"[{domain.low:g}, {domain.high:g}]",
+                    "values": f"[{_significant(domain.low)}, {_significant(domain.high)}]",
                     "type": "range",
                     "ordered": "",
                     "log": domain.log,
@@ -128,10 +198,11 @@ def space_table(space: dict) -> pd.DataFrame:
 
 
 def chosen_agents(runs: list[RunResult]) -> pd.DataFrame:
-    """The best agent of each run's search (one column per run; numbers to 3 significant digits)."""
+    """The best agent of each run's search (one column per run; numbers to 3 significant
+    digits, in fixed point)."""
 
     def show(value):
-        return f"{value:.3g}" if isinstance(value, float) else str(value)
+        return _significant(value) if isinstance(value, float) else str(value)
 
     return pd.DataFrame(
         {f"run {r.run}": pd.Series({k: show(v) for k, v in r.agent.items()}) for r in runs}

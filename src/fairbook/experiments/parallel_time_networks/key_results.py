@@ -1,0 +1,172 @@
+"""The Key results of chapter 08 (PTN on the Lorenz system), computed from its tables.
+
+:func:`key_results` turns what the chapter has computed — the deterministic forecast's
+error by lead time, this build's Table 5.2, and the decisive recording's decisions and
+Table 5.2 — into plain sentences: why a probabilistic forecast, how PTN fares against its
+two baselines in this build and at the recorded budget that can decide, and how many of the
+paper's numbers replicate. Every number in them is computed here, from those inputs.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from fairbook.reading import KeyResults
+from fairbook.reading import key_results as _key_results
+
+__all__ = ["key_results"]
+
+#: The decisions the Key results report, and how the chapter names the baseline in each.
+_BASELINES = {
+    "PTN vs Normal (Det.): skill Q2": "the Normal baseline",
+    "PTN vs TiDE: skill Q2": "TiDE",
+}
+
+
+def _number(value: float) -> str:
+    return f"{value:.2f}".replace("-0.00", "0.00")
+
+
+def _nvar(errors: pd.DataFrame) -> str:
+    mae = errors["MAE (x)"]
+    first, last = int(mae.index[0]), int(mae.index[-1])
+    ratio = mae.iloc[-1] / mae.iloc[0]
+    return (
+        f"The deterministic NVAR forecast's mean absolute error in $x$ grows from "
+        f"{_number(mae.iloc[0])} at {first} step{'s' if first != 1 else ''} ahead to "
+        f"{_number(mae.iloc[-1])} at {last} steps ({ratio:.0f} times larger): a few steps "
+        "ahead the Lorenz system's future is uncertain, which is what a forecast of a whole "
+        "distribution is meant to show."
+    )
+
+
+def _row(table: pd.DataFrame, quantity: str) -> pd.Series:
+    rows = table[table["quantity"] == quantity]
+    if rows.empty:
+        raise ValueError(f"the Table 5.2 replication has no row {quantity!r}")
+    return rows.iloc[0]
+
+
+def _build(table_5_2: pd.DataFrame, profile: str) -> str:
+    det, tide = _row(table_5_2, "Det.: Q2"), _row(table_5_2, "TiDE: Q2")
+    runs = {row.quantity: row.n for row in table_5_2.attrs["rows"]}.get("Det.: Q2")
+    runs_text = f", {runs} runs" if runs else ""
+    return (
+        f"In this build ({profile} profile{runs_text}), PTN's skill at the median CRPS "
+        f"(Table 5.2's Q2) is {_number(det['ours'])} against the Normal baseline and "
+        f"{_number(tide['ours'])} against TiDE, where the paper reports "
+        f"{_number(det['paper'])} and {_number(tide['paper'])}; a negative skill means the "
+        "baseline forecasts better."
+    )
+
+
+def _verdict(decision: str, baseline: str) -> str:
+    return {
+        "decided: the first wins": "PTN wins",
+        "decided: the second wins": f"{baseline} wins",
+        "t interval: the first wins; sign test: not decided": (
+            "PTN wins by the t interval but not by the sign test"
+        ),
+        "t interval: the second wins; sign test: not decided": (
+            f"{baseline} wins by the t interval but not by the sign test"
+        ),
+        "not decided": "it is not decided",
+    }[decision]
+
+
+def _decisive(decisions: pd.DataFrame) -> list[str]:
+    if decisions.empty:
+        return [
+            "The decisive profile is not recorded yet, so whether PTN beats its baselines "
+            "at a budget that could decide it is still open."
+        ]
+    sentences = []
+    for name, baseline in _BASELINES.items():
+        if name not in decisions.index:
+            continue
+        row = decisions.loc[name]
+        runs = int(row["runs"])
+        sentences.append(
+            f"Does PTN beat {baseline}? At the recorded decisive budget, "
+            f"{_verdict(row['decision'], baseline)}: PTN's mean skill over {runs} runs is "
+            f"{_number(row['mean'])} (95 % interval {_number(row['low'])} to "
+            f"{_number(row['high'])}), above zero in {int(row['runs above zero'])} of "
+            f"{runs} runs."
+        )
+    return sentences
+
+
+def _tally(tables: dict[str, pd.DataFrame]) -> str:
+    parts, total_rows = [], None
+    for label, table in tables.items():
+        rows = table.attrs.get("rows", ()) if not table.empty else ()
+        if not rows:
+            continue
+        matches = sum(row.passed is True for row in rows)
+        parts.append(f"{matches} of {len(rows)} {label}")
+        total_rows = len(rows)
+    if not parts:
+        return "No number of Table 5.2 is compared in this build."
+    return (
+        f"Of Table 5.2's {total_rows} chaos numbers, {' and '.join(parts)} replicate (the "
+        "paper's value inside our 95 % interval over the runs, and PTN beating each baseline "
+        "when the paper says it does)."
+    )
+
+
+def key_results(
+    *,
+    nvar_errors: pd.DataFrame,
+    table_5_2: pd.DataFrame,
+    decisions: pd.DataFrame,
+    recorded_5_2: pd.DataFrame,
+    profile: str,
+) -> KeyResults:
+    """The chapter's Key results, from its computed tables.
+
+    Parameters
+    ----------
+    nvar_errors : DataFrame
+        The deterministic forecast's error by lead time
+        (:func:`~fairbook.experiments.parallel_time_networks.results.nvar_error_table`,
+        before any transpose); its first and last rows are compared.
+    table_5_2 : DataFrame
+        This build's Table 5.2
+        (:func:`~fairbook.experiments.parallel_time_networks.replication.table_5_2_replication`).
+    decisions : DataFrame
+        The decisive recording's decisions
+        (:func:`~fairbook.experiments.parallel_time_networks.results.decision_table`; empty
+        when nothing is recorded).
+    recorded_5_2 : DataFrame
+        Table 5.2 on the decisive recording (the first table
+        :func:`~fairbook.experiments.parallel_time_networks.replication.decisive_table_5_2`
+        returns; empty when nothing is recorded).
+    profile : str, keyword-only
+        The profile this build ran.
+
+    Returns
+    -------
+    KeyResults
+        The NVAR error growth, this build's skill against both baselines, one decision per
+        baseline at the decisive budget, and the replication tally.
+
+    Examples
+    --------
+    >>> from fairbook.replication import replication_table
+    >>> errors = pd.DataFrame({"MAE (x)": [0.2, 2.0]}, index=[1, 16])
+    >>> from fairbook.experiments.parallel_time_networks import table_5_2_replication
+    >>> crps = pd.DataFrame({"PTN": [0.1, 0.2], "Det.": [0.2, 0.4], "TiDE": [0.2, 0.2]})
+    >>> results = key_results(nvar_errors=errors, table_5_2=table_5_2_replication([crps] * 2),
+    ...                       decisions=pd.DataFrame(), recorded_5_2=replication_table([]),
+    ...                       profile="fast")
+    >>> results.findings[0][:60]
+    "The deterministic NVAR forecast's mean absolute error in $x$"
+    >>> "from 0.20 at 1 step ahead to 2.00 at 16 steps (10 times larger)" in results.findings[0]
+    True
+    """
+    return _key_results(
+        _nvar(nvar_errors),
+        _build(table_5_2, profile),
+        *_decisive(decisions),
+        _tally({"in this build": table_5_2, "on the decisive recording": recorded_5_2}),
+    )

@@ -1,0 +1,101 @@
+"""Tests of :mod:`fairbook.experiments.objective_fairness_index.key_results`: the sentences
+carry numbers worked out by hand from small tables, and move when the tables move."""
+
+import pandas as pd
+import pytest
+
+from fairbook.experiments import objective_fairness_index as ofi
+
+
+def _counts(c_tp: int = 5) -> pd.DataFrame:
+    # a: n 100, B = (0 - 10)/100 = -0.10, PPR 0.10
+    # b: n 100, B = (10 - 0)/100 = 0.10, PPR 0.30
+    # c: n 100, B = 0, PPR c_tp/100 (0.05 by default)
+    return pd.DataFrame(
+        {
+            "TP": [10, 20, c_tp],
+            "FN": [10, 0, 0],
+            "FP": [0, 10, 0],
+            "TN": [80, 70, 100 - c_tp],
+        },
+        index=["a", "b", "c"],
+    )
+
+
+@pytest.fixture(scope="module")
+def properties():
+    return ofi.table_3_2_replication(n_max=4)  # n ≤ 3 is too small to reach BND
+
+
+def _findings(properties, counts=None, **kwargs):
+    counts = _counts() if counts is None else counts
+    options = {"adult": {"rf": counts, "nb": counts}, "group": "c"} | kwargs
+    return ofi.key_results(properties=properties, compas=counts, n_max=4, **options).findings
+
+
+def test_five_sentences(properties):
+    assert len(_findings(properties)) == 5
+
+
+def test_firefighters_by_hand(properties):
+    sentence = _findings(properties)[0]
+    # scenario A: B_i = 0, B_j = (1 - 0)/18, OFI = -1/18; DI = (1/6) / (8/18) = 0.375
+    assert "biased (0.38, below 4/5)" in sentence
+    assert "OFI is only -0.06" in sentence
+    # scenario B: nobody predicted positive → DI 0/0; OFI = -1/6 + 7/18 = 0.22, favours i
+    assert "DI is undefined (0/0) while OFI is 0.22: bias toward group i" in sentence
+
+
+def test_properties_sentence_counts_the_ticks(properties):
+    sentence = _findings(properties)[1]
+    assert "up to 4 people per group" in sentence
+    assert "only OFI, of 12 bias metrics, has all six" in sentence
+    assert "agree with the paper's for 12 of 12 metrics" in sentence
+    broken = properties.copy()
+    broken.loc["OFI", "OBJ"] = "✗ (✓) ← differs"
+    broken.loc["OFI", "verdict"] = "differs: OBJ"
+    sentence = _findings(broken)[1]
+    assert "none of the 12 bias metrics has all six" in sentence
+    assert "for 11 of 12 metrics" in sentence
+
+
+def test_compas_sentence_by_hand(properties):
+    sentence = _findings(properties)[2]
+    # pairs: (a, b) OFI -0.2, DI 1/3: agree; (a, c) OFI -0.1, DI 2: disagree;
+    # (b, c) OFI 0.1, DI 6: agree
+    assert "favour the same group in 2 of 3 pairs" in sentence
+    assert "the a group has the lowest marginal benefit (-0.10" in sentence
+    assert "OFI finds bias against it in 2 and DI in 1 of its 2 comparisons" in sentence
+    # c with 15 positives: DI(a, c) = 0.10 / 0.15 < 1 agrees with OFI now; B(c) still 0
+    sentence = _findings(properties, _counts(c_tp=15))[2]
+    assert "favour the same group in 3 of 3 pairs" in sentence
+    assert "DI in 2 of its 2 comparisons" in sentence
+
+
+def test_adult_sentence_by_hand(properties):
+    sentence = _findings(properties)[3]
+    assert "2 of 3 pairs for the random forest and 2 of 3 pairs for naive Bayes" in sentence
+    # c: DI(c, a) = 0.5, DI(c, b) = 1/6 → favoured by DI in 0; OFI(c, a) = 0.1 > 0 → 1
+    assert "DI favours c in 0 of 2 comparisons and OFI in 1 of 2" in sentence
+    assert "7 of 8 and 2 of 8" in sentence  # the paper's claim, from seed003
+    sentence = _findings(properties, adult={"nb": _counts(c_tp=15)})[3]
+    assert "3 of 3 pairs for naive Bayes" in sentence
+    assert "random forest" not in sentence
+
+
+def test_adult_group_must_exist(properties):
+    with pytest.raises(ValueError, match="nobody"):
+        _findings(properties, group="nobody")
+
+
+def test_tally_counts_the_ledger_rows(properties):
+    sentence = _findings(properties)[4]
+    # Tables 3.1 (6 rows, DI of B undefined on both sides) and 3.3 (6), Table 3.2
+    # (12 metrics × 6 properties, all agree), Fig. 3.2 (share 2/3 against the paper's 1:
+    # differs), Fig. 3.3 (3 shares on the stand-in: not comparable)
+    assert sentence == (
+        "Of the 88 paper numbers this chapter compares, 83 replicate, 1 differs and 4 "
+        "cannot be judged (undefined on both sides, or computed on the stand-in)."
+    )
+    sentence = _findings(properties, _counts(c_tp=15))[4]
+    assert "84 replicate, 0 differ and 4" in sentence

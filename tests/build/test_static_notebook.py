@@ -29,7 +29,7 @@ def test_widget_outputs_go_and_cells_that_only_showed_widgets_are_removed():
     plain.outputs[0]["execution_count"] = 1
     nb.cells = [widget, mixed, logged, plain]
     report = prepare_for_static(nb)
-    assert report == {"widget_outputs": 3, "removed_cells": 2, "alt_texts": 0}
+    assert report == {"widget_outputs": 3, "removed_cells": 2, "alt_texts": 0, "split_figures": 0}
     assert "widgets" not in nb.metadata and "language_info" in nb.metadata
     assert widget.metadata["tags"] == ["remove-cell"] and widget.outputs == []
     assert [list(o["data"]) for o in mixed.outputs] == [["text/html"]]
@@ -56,3 +56,25 @@ def test_a_caption_becomes_alt_text_unless_alt_text_is_given():
 
 def test_alt_text_strips_markup():
     assert alt_text("A `code` {math}`x` **bold**\n caption") == "A code x bold caption"
+
+
+def test_a_captioned_figure_keeps_only_its_images_and_the_rest_follows_it():
+    nb = nbformat.v4.new_notebook()
+    meta = {"mystnb": {"figure": {"caption": "A curve.", "name": "fig-x"}}}
+    both = nbformat.v4.new_code_cell("plot(); table()", metadata=meta)
+    both.outputs = [
+        _output({"image/png": "iVBOR", "text/plain": "<Figure>"}),
+        _output({"text/html": "<table></table>", "text/plain": "t"}),
+        _output("note\n", "stream"),
+    ]
+    alone = nbformat.v4.new_code_cell("plot()", metadata=meta)
+    alone.outputs = [_output({"image/png": "iVBOR"})]
+    nb.cells = [both, alone]
+    report = prepare_for_static(nb)
+    assert report["split_figures"] == 1 and len(nb.cells) == 3
+    assert [list(o["data"]) for o in nb.cells[0].outputs] == [["image/png", "text/plain"]]
+    follower = nb.cells[1]
+    assert follower.metadata["tags"] == ["remove-input"] and "mystnb" not in follower.metadata
+    assert [o["output_type"] for o in follower.outputs] == ["display_data", "stream"]
+    assert nb.cells[2] is alone and len(alone.outputs) == 1
+    nbformat.validate(nb)

@@ -9,6 +9,9 @@ executed one):
   what responds there. Widget-view outputs are removed, a code cell whose outputs were all
   widgets is removed with its source (tag ``remove-cell``), and the notebook's widget state
   (``metadata.widgets``) is deleted, so myst-nb loads no widget JavaScript on that page;
+* **keeps a captioned figure alone in its cell:** what else that cell shows (a table, a
+  print-out) moves to a cell of its own right after it, source hidden (myst-nb would make each
+  output a figure of the same name);
 * **gives every figure real alt text:** a cell with a figure caption
   (``metadata.mystnb.figure.caption``) and no ``metadata.mystnb.image.alt`` gets the caption,
   markdown stripped, as the alt text (myst-nb otherwise writes the image's file path).
@@ -23,8 +26,8 @@ Examples
 ...                           "text/plain": "VBox()"})]
 >>> nb.cells = [cell]
 >>> report = prepare_for_static(nb)
->>> report, nb.cells[0].metadata["tags"], "widgets" in nb.metadata
-({'widget_outputs': 1, 'removed_cells': 1, 'alt_texts': 0}, ['remove-cell'], False)
+>>> report["widget_outputs"], nb.cells[0].metadata["tags"], "widgets" in nb.metadata
+(1, ['remove-cell'], False)
 """
 
 from __future__ import annotations
@@ -48,6 +51,38 @@ def alt_text(caption: str) -> str:
     return " ".join(_MARKUP.sub("", str(caption)).split())
 
 
+def _split_figure(cell):
+    """For a captioned cell that also shows tables or text: a cell (source hidden) holding
+    everything but its images, which are removed from `cell`; None for other cells. myst-nb
+    makes every output of a captioned cell a figure with the cell's name, and two figures of
+    one name break the build."""
+    if cell.get("cell_type") != "code":
+        return None
+    figure = (cell.get("metadata", {}).get("mystnb") or {}).get("figure") or {}
+    outputs = cell.get("outputs", [])
+    images = [o for o in outputs if any(k.startswith("image/") for k in o.get("data", {}))]
+    rest = [o for o in outputs if o not in images]
+    if not figure or not images or not rest:
+        return None
+    import uuid
+
+    cell["outputs"] = images
+    extra = {
+        "cell_type": "code",
+        "execution_count": None,
+        "id": uuid.uuid4().hex[:8],
+        "metadata": {"tags": ["remove-input"]},
+        "outputs": rest,
+        "source": "",
+    }
+    try:
+        from nbformat import from_dict
+
+        return from_dict(extra)
+    except ImportError:  # pragma: no cover - nbformat comes with the book's tooling
+        return extra
+
+
 def prepare_for_static(notebook) -> dict[str, int]:
     """Change `notebook` (an ``nbformat`` node, in place) for the static page; what changed.
 
@@ -55,11 +90,17 @@ def prepare_for_static(notebook) -> dict[str, int]:
     -------
     dict
         ``widget_outputs`` removed, ``removed_cells`` (cells that only showed widgets),
-        ``alt_texts`` set from captions.
+        ``alt_texts`` set from captions, ``split_figures`` (captioned cells split in two).
     """
-    report = {"widget_outputs": 0, "removed_cells": 0, "alt_texts": 0}
+    report = {"widget_outputs": 0, "removed_cells": 0, "alt_texts": 0, "split_figures": 0}
     notebook.get("metadata", {}).pop("widgets", None)
-    for cell in notebook.get("cells", []):
+    cells = notebook.get("cells", [])
+    for position in range(len(cells) - 1, -1, -1):
+        extra = _split_figure(cells[position])
+        if extra is not None:
+            cells.insert(position + 1, extra)
+            report["split_figures"] += 1
+    for cell in cells:
         if cell.get("cell_type") != "code":
             continue
         outputs = cell.get("outputs", [])

@@ -235,7 +235,10 @@ def plot_robustness(robust: pd.DataFrame, *, ax=None):
     """Heat map of the robustness table: per claim (rows) the share of seeds under which it
     holds in each cell (columns), and over all cells (last column); robust claims (share
     ≥ 90 %) are marked with a star."""
-    ax = _axes(ax, figsize=(9, 0.2 * len(robust) + 1.5))
+    if ax is None:  # its long claim labels fit inside 9 in (constrained layout shrinks the map)
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=(9, 0.2 * len(robust) + 2.5), layout="constrained")
     cells = [c for c in robust.columns if str(c).startswith("cell: ")]
     values = robust[[*cells, "share"]].to_numpy(float)
     image = ax.imshow(values, aspect="auto", cmap="RdYlGn", vmin=0, vmax=1)

@@ -238,7 +238,7 @@ def plot_robustness(robust: pd.DataFrame, *, ax=None):
     if ax is None:  # its long claim labels fit inside 9 in (constrained layout shrinks the map)
         import matplotlib.pyplot as plt
 
-        _, ax = plt.subplots(figsize=(9, 0.2 * len(robust) + 2.5), layout="constrained")
+        _, ax = plt.subplots(figsize=(8.5, 0.2 * len(robust) + 2.5), layout="constrained")
     cells = [c for c in robust.columns if str(c).startswith("cell: ")]
     values = robust[[*cells, "share"]].to_numpy(float)
     image = ax.imshow(values, aspect="auto", cmap="RdYlGn", vmin=0, vmax=1)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 import pandas as pd
 
@@ -238,14 +240,15 @@ def plot_robustness(robust: pd.DataFrame, *, ax=None):
     if ax is None:  # its long claim labels fit inside 9 in (constrained layout shrinks the map)
         import matplotlib.pyplot as plt
 
-        _, ax = plt.subplots(figsize=(8.5, 0.2 * len(robust) + 2.5), layout="constrained")
+        _, ax = plt.subplots(figsize=(8.5, 0.3 * len(robust) + 2.5), layout="constrained")
     cells = [c for c in robust.columns if str(c).startswith("cell: ")]
     values = robust[[*cells, "share"]].to_numpy(float)
     image = ax.imshow(values, aspect="auto", cmap="RdYlGn", vmin=0, vmax=1)
     ax.set_xticks(range(len(cells) + 1))
     ax.set_xticklabels([c.removeprefix("cell: ") for c in cells] + ["all"], rotation=60)
+    # long claims wrap onto a second line instead of widening the figure past 9 in
     labels = [
-        f"{'* ' if r else ''}{source}: {claim}"
+        textwrap.fill(f"{'* ' if r else ''}{source}: {claim}", 60)
         for (source, claim), r in zip(robust.index, robust["robust"], strict=True)
     ]
     ax.set_yticks(range(len(robust)))

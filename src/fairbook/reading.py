@@ -43,6 +43,7 @@ __all__ = [
     "KeyResults",
     "ParametersUsed",
     "key_results",
+    "listed",
     "parameters_used",
     "show_key_results",
 ]
@@ -113,6 +114,20 @@ def key_results(*findings: str, title: str = "Key results") -> KeyResults:
     if not findings:
         raise ValueError("key_results needs at least one finding")
     return KeyResults(tuple(_sentence(f) for f in findings), title=title)
+
+
+def listed(names) -> str:
+    """Names as a sentence lists them: ``a``, ``a and b``, ``a, b and c`` (for key results).
+
+    Examples
+    --------
+    >>> listed(["TPR"]), listed(["TPR", "FPR"]), listed(["TPR", "FPR", "MCC"]), listed([])
+    ('TPR', 'TPR and FPR', 'TPR, FPR and MCC', '')
+    """
+    names = [str(n) for n in names]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def show_key_results(results: KeyResults) -> KeyResults:

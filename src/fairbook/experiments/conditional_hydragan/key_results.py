@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from fairbook.reading import KeyResults
+from fairbook.reading import KeyResults, listed
 from fairbook.reading import key_results as _box
 
 from ._common import _class_order
@@ -24,15 +24,14 @@ from .results import reading, table_3_4
 __all__ = ["key_results"]
 
 
-def _listed(names) -> str:
-    names = list(names)
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def _percent(value: float) -> str:
-    """A percentage as a person writes it: whole where that is exact enough."""
+    """A percentage as a person writes it: whole where that is exact enough.
+
+    Examples
+    --------
+    >>> _percent(100.0), _percent(15.06)
+    ('100 %', '15.1 %')
+    """
     if abs(value - round(value)) < 0.05:
         return f"{value:.0f} %"
     return f"{value:.1f} %"
@@ -88,19 +87,19 @@ def _ofi(scores: pd.DataFrame, definition: str) -> str:
         most = max(mean[c] for c in better)
         parts.append(
             f"reduced the classifier's algorithmic bias for {len(better)} of {len(classes)} "
-            f"classes ({_listed(better)}, by up to {most:.3f})"
+            f"classes ({listed(better)}, by up to {most:.3f})"
         )
     else:
         parts.append(f"reduced the algorithmic bias for none of the {len(classes)} classes")
     if worse:
         most = max(-mean[c] for c in worse)
-        parts.append(f"increased it for {len(worse)} ({_listed(worse)}, by up to {most:.3f})")
+        parts.append(f"increased it for {len(worse)} ({listed(worse)}, by up to {most:.3f})")
     same = len(classes) - len(better) - len(worse)
     if same:
         parts.append(f"left it unchanged for {same}")
     text = (
         f"Judged by OFI ({definition} definition, {seeds}), training on synthetic data "
-        + _listed(parts)
+        + listed(parts)
         + "."
     )
     finite = [s for s in sd if np.isfinite(s)]
@@ -127,11 +126,11 @@ def _ofi_against_di(scores: pd.DataFrame, definition: str, tol: float) -> str:
     missed = list(table.index[ofi & ~di])
     if disparity:
         text += (
-            f"; for {_listed(disparity)} DI sees a disparity while OFI is near 0, so the "
+            f"; for {listed(disparity)} DI sees a disparity while OFI is near 0, so the "
             "difference lies in the groups' base rates, not in the classifier's errors"
         )
     if missed:
-        text += f"; for {_listed(missed)} OFI sees an algorithmic bias that DI misses"
+        text += f"; for {listed(missed)} OFI sees an algorithmic bias that DI misses"
     if not disparity and not missed:
         text += ": the two flag the same classes"
     return text + "."
@@ -156,7 +155,7 @@ def _replication(scores: pd.DataFrame, table_3_5: pd.DataFrame) -> str:
     return (
         "Beside the paper (Adult stands in for its smart-home data, so only directions "
         f"compare): the improvements of Table 3.4 have the paper's sign in "
-        f"{_listed(table_3_4_counts)}, Table 3.5's activity improvements in "
+        f"{listed(table_3_4_counts)}, Table 3.5's activity improvements in "
         f"{activities[0]} of {activities[1]}, and {fixed[0]} of Table 3.5's {fixed[1]} "
         "data-independent numbers match."
     )

@@ -24,6 +24,13 @@ __all__ = ["key_results"]
 
 
 def _label(task: str) -> str:
+    """A task's short name in a sentence (``Digits-S``).
+
+    Examples
+    --------
+    >>> _label("digits_s"), _label("adult")
+    ('Digits-S', 'Adult')
+    """
     return TASK_LABELS.get(task, task).split(" ")[0]
 
 

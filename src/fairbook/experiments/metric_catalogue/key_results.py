@@ -14,6 +14,7 @@ import pandas as pd
 
 from fairbook.reading import KeyResults
 from fairbook.reading import key_results as _box
+from fairbook.reading import listed as _names
 
 __all__ = ["key_results"]
 
@@ -26,14 +27,6 @@ _EXAMPLE_RATES = (
 )
 #: Family names as the sentences spell them.
 _FAMILY_WORDS = {"binomial": "binomial", "joint ratio": "joint-ratio", "other": "others"}
-
-
-def _names(names) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    names = list(names)
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _matrices(count: int) -> str:

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from fairbook.metrics import METRICS
-from fairbook.reading import KeyResults
+from fairbook.reading import KeyResults, listed
 from fairbook.reading import key_results as _box
 from fairbook.stats import combinatorics
 
@@ -30,20 +30,19 @@ from .results import cps_losses, cps_summary
 __all__ = ["key_results"]
 
 
-def _names(names) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    names = list(names)
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def _number(value: float) -> str:
     """A parameter such as α or a gap as a person writes it (``0.05``, ``0.1``)."""
     return np.format_float_positional(float(value), trim="-")
 
 
 def _percent(part: int, whole: int) -> str:
+    """A share of a whole as a whole percentage.
+
+    Examples
+    --------
+    >>> _percent(3, 4), _number(0.05)
+    ('75 %', '0.05')
+    """
     return f"{100 * part / whole:.0f} %"
 
 
@@ -105,7 +104,7 @@ def _match_sentence(table: pd.DataFrame, *, data: str, alpha: float, min_gap: fl
     lost = per_group[(per_group["apparent"] > 0) & (per_group["survives"] == 0)]
     if lost.empty:
         return sentence + "; every group with an apparent gap keeps at least one."
-    groups = _names(f"{g} ({int(row.n)} people)" for g, row in lost.iterrows())
+    groups = listed(f"{g} ({int(row.n)} people)" for g, row in lost.iterrows())
     plural = "groups" if len(lost) > 1 else "group"
     sentence += f"; none of the {int(lost['apparent'].sum())} in the {groups} {plural} does"
     lost_gaps = apparent[apparent["group"].isin(lost.index)]
@@ -137,7 +136,7 @@ def _cps_sentence(run: pd.DataFrame, *, lam) -> str:
     return (
         f"Cross-Prior Smoothing with λ = {_number(lam)} lowers the mean squared error, "
         f"averaged over sizes, for {better} of {len(summary)} group × metric pairs; but it is "
-        f"worse than no smoothing at some size (95 % intervals apart) for {_names(lost)}, "
+        f"worse than no smoothing at some size (95 % intervals apart) for {listed(lost)}, "
         "where a group's score lies far from its reference's."
     )
 
@@ -158,7 +157,7 @@ def _verdict_sentence(verdicts: pd.DataFrame) -> str:
     sentence += f" and {none} cannot be compared" if none else ""
     misses = column["differs"][column["differs"] > 0].sort_values(ascending=False, kind="stable")
     if not misses.empty:
-        sentence += "; the differences are in " + _names(
+        sentence += "; the differences are in " + listed(
             f"{section} ({int(k)})" for section, k in misses.items()
         )
     return sentence + "."

@@ -29,6 +29,13 @@ def _count(n: int, total: int) -> str:
 
 
 def _ratio(value: float) -> str:
+    """A fairness ratio with two decimals, or "undefined".
+
+    Examples
+    --------
+    >>> _ratio(3.6312), _ratio(float("nan")), _count(3, 4)
+    ('3.63', 'undefined', '3 of 4')
+    """
     return "undefined" if not math.isfinite(value) else f"{value:.2f}"
 
 

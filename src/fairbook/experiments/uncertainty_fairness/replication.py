@@ -96,7 +96,7 @@ def _row(quantity, paper, samples, kind, *, source, note="", decimals=2):
     False
     >>> _row("B U_e", 0.0001, [0.00004, 0.00005, 0.00004], "uncertainty",
     ...      source="seed 000 Tables 2-3", decimals=4).verdict
-    'outside 95 % interval [4e-05, 4.95e-05] (3 seeds)'
+    'outside 95 % interval [0.00004, 0.0000495] (3 seeds)'
     """
     if kind == "count":
         return Row(quantity, paper, float(samples), rule=Exact(), note=note, source=source)

@@ -93,6 +93,17 @@ def _group_size(curve: pd.DataFrame, below: float) -> str:
 
 
 def _metrics(disagreement: dict) -> str:
+    """The sentence on which pair of metrics disagrees most about the favoured group.
+
+    Examples
+    --------
+    >>> pairs = pd.DataFrame({"pair": ["DI vs OFI", "DI vs EOpp"] * 2,
+    ...                       "dataset": ["compas", "compas", "adult", "adult"],
+    ...                       "share": [0.3, 0.1, 0.2, 0.08]})
+    >>> _metrics({"pairs": pairs})  # doctest: +NORMALIZE_WHITESPACE
+    'DI and OFI name different favoured groups in 25 % of comparisons (mean over COMPAS and
+    Adult), the most of the 2 pairs of metrics; DI and EOpp in 9 %.'
+    """
     pairs = disagreement["pairs"]
     mean = pairs.groupby("pair", sort=False)["share"].mean().sort_values(ascending=False)
     datasets = _listed(_name(DATASET_NAMES, d) for d in pd.unique(pairs["dataset"]))

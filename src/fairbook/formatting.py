@@ -193,6 +193,10 @@ def install(shell=None) -> bool:
     return True
 
 
+def _non_finite(number: float) -> str:
+    return "NaN" if np.isnan(number) else ("inf" if number > 0 else "-inf")
+
+
 def fixed(value, *, precision: int | None = None) -> str:
     """A table's float as the book prints it: fixed-point, never scientific notation.
 
@@ -208,10 +212,8 @@ def fixed(value, *, precision: int | None = None) -> str:
     ('NaN', '-0.00040', '0.00')
     """
     number = float(value)
-    if np.isnan(number):
-        return "NaN"
-    if np.isinf(number):
-        return "inf" if number > 0 else "-inf"
+    if not np.isfinite(number):
+        return _non_finite(number)
     digits = pd.get_option("display.precision") if precision is None else int(precision)
     if number != 0 and abs(number) < 0.5 * 10.0**-digits:
         digits = min(int(-np.floor(np.log10(abs(number)))) + 1, 15)
@@ -231,10 +233,8 @@ def significant(value, *, digits: int = 4) -> str:
     ('NaN', '-1.5', '3')
     """
     number = float(value)
-    if np.isnan(number):
-        return "NaN"
-    if np.isinf(number):
-        return "inf" if number > 0 else "-inf"
+    if not np.isfinite(number):
+        return _non_finite(number)
     if abs(number) < NOISE:
         return "0"
     decimals = max(0, int(digits) - 1 - int(np.floor(np.log10(abs(number)))))

@@ -59,14 +59,18 @@ def _rounding_noise(mantissa: str, exponent: str) -> bool:
     return any(abs(ratio - k) < 5e-4 * k for k in (1.0, 1.25, 1.5, 1.75, 2.0))
 
 
+def _executed(chapter: str) -> dict:
+    executed = EXECUTED / f"{chapter}.ipynb"
+    if not executed.is_file():
+        pytest.fail(f"no executed copy {executed}: run make html first")
+    return json.loads(executed.read_text("utf-8"))
+
+
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_no_chapter_prints_rounding_noise_or_numpy_reprs(chapter):
     """The book's formatter (fairbook.formatting) prints noise as 0 and numpy scalars as
     numbers; this finds any output it missed."""
-    executed = EXECUTED / f"{chapter}.ipynb"
-    if not executed.is_file():
-        pytest.fail(f"no executed copy {executed}: run make html first")
-    notebook = json.loads(executed.read_text("utf-8"))
+    notebook = _executed(chapter)
     found = []
     for index, cell in enumerate(c for c in notebook["cells"] if c["cell_type"] == "code"):
         for output in cell.get("outputs", []):
@@ -94,10 +98,7 @@ MAX_FIGURE_WIDTH_PX = round(9.5 * 100)
 def test_every_figure_is_at_reading_size(chapter):
     import base64
 
-    executed = EXECUTED / f"{chapter}.ipynb"
-    if not executed.is_file():
-        pytest.fail(f"no executed copy {executed}: run make html first")
-    notebook = json.loads(executed.read_text("utf-8"))
+    notebook = _executed(chapter)
     wide = []
     for index, cell in enumerate(c for c in notebook["cells"] if c["cell_type"] == "code"):
         for output in cell.get("outputs", []):

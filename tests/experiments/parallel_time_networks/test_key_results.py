@@ -57,10 +57,26 @@ def test_nvar_sentence_by_hand():
 def test_build_sentence_by_hand():
     sentence = _findings()[1]
     assert sentence.startswith("In this build (fast profile, 2 runs)")
-    assert "is 0.50 against the Normal baseline and -1.00 against TiDE" in sentence
+    # two identical runs: the interval over the runs is the one value
+    assert (
+        "is 0.50 (95 % interval over the runs 0.50 to 0.50) against the Normal baseline and "
+        "-1.00 (95 % interval over the runs -1.00 to -1.00) against TiDE"
+    ) in sentence
     assert "the paper reports 0.57 and 0.73" in sentence  # seed 003 Table 5.2, chaos Q2
     # TiDE's median CRPS 0.8: skill 1 − 0.2/0.8 = 0.75
-    assert "and 0.75 against TiDE" in _findings(table_5_2=_table_5_2((0.4, 0.8, 1.2)))[1]
+    assert (
+        "and 0.75 (95 % interval over the runs 0.75 to 0.75) against TiDE"
+        in _findings(table_5_2=_table_5_2((0.4, 0.8, 1.2)))[1]
+    )
+
+
+def test_build_sentence_shows_the_spread_over_the_runs():
+    # run skills 1 − 0.2/0.4 = 0.5 and 1 − 0.3/0.4 = 0.25: median 0.375, and the 2.5 % and
+    # 97.5 % points of the two are 0.25 + 0.025 × 0.25 ≈ 0.26 and 0.5 − 0.025 × 0.25 ≈ 0.49
+    first = pd.DataFrame({"PTN": [0.1, 0.2, 0.3], "Det.": [0.2, 0.4, 0.6], "TiDE": [0.1] * 3})
+    second = first.assign(PTN=[0.1, 0.3, 0.3])
+    sentence = _findings(table_5_2=pc.table_5_2_replication([first, second]))[1]
+    assert "is 0.38 (95 % interval over the runs 0.26 to 0.49) against the Normal" in sentence
 
 
 def test_decisive_sentences_by_hand():

@@ -47,16 +47,25 @@ def _row(table: pd.DataFrame, quantity: str) -> pd.Series:
     return rows.iloc[0]
 
 
+def _spread(row) -> str:
+    """`` (95 % interval over the runs: a to b)`` for a row that has one, else ``""``."""
+    low, high = getattr(row, "low", None), getattr(row, "high", None)
+    if low is None or high is None or pd.isna(low) or pd.isna(high):
+        return ""
+    return f" (95 % interval over the runs {_number(low)} to {_number(high)})"
+
+
 def _build(table_5_2: pd.DataFrame, profile: str) -> str:
     det, tide = _row(table_5_2, "Det.: Q2"), _row(table_5_2, "TiDE: Q2")
-    runs = {row.quantity: row.n for row in table_5_2.attrs["rows"]}.get("Det.: Q2")
+    rows = {row.quantity: row for row in table_5_2.attrs.get("rows", ())}
+    runs = getattr(rows.get("Det.: Q2"), "n", None)
     runs_text = f", {runs} runs" if runs else ""
     return (
         f"In this build ({profile} profile{runs_text}), PTN's skill at the median CRPS "
-        f"(Table 5.2's Q2) is {_number(det['ours'])} against the Normal baseline and "
-        f"{_number(tide['ours'])} against TiDE, where the paper reports "
-        f"{_number(det['paper'])} and {_number(tide['paper'])}; a negative skill means the "
-        "baseline forecasts better."
+        f"(Table 5.2's Q2) is {_number(det['ours'])}{_spread(rows.get('Det.: Q2'))} against "
+        f"the Normal baseline and {_number(tide['ours'])}{_spread(rows.get('TiDE: Q2'))} "
+        f"against TiDE, where the paper reports {_number(det['paper'])} and "
+        f"{_number(tide['paper'])}; a negative skill means the baseline forecasts better."
     )
 
 

@@ -64,6 +64,16 @@ def test_parameters_used_prints_values_as_the_book_does():
         reading.parameters_used()
 
 
+def test_parameters_used_reads_keys_from_the_config_in_order_after_the_named_ones():
+    config = {"alpha": 0.05, "seeds": range(2), "unused": 1}
+    table = reading.parameters_used(profile="full", config=config, keys=["seeds", "alpha"])
+    assert table.rows == (("profile", "full"), ("seeds", "0, 1"), ("alpha", "0.05"))
+    with pytest.raises(KeyError):
+        reading.parameters_used(config=config, keys=["missing"])
+    with pytest.raises(ValueError, match="config="):
+        reading.parameters_used(profile="fast", keys=["alpha"])
+
+
 # ---- every chapter uses the reading path (read from the .ipynb JSON, nothing executed) ------
 
 import json  # noqa: E402

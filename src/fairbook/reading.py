@@ -189,13 +189,20 @@ class ParametersUsed:
         return "\n".join(f"{name:<{width}}  {value}" for name, value in self.rows)
 
 
-def parameters_used(**parameters) -> ParametersUsed:
+def parameters_used(
+    *, config: Mapping | None = None, keys: Iterable[str] = (), **parameters
+) -> ParametersUsed:
     """The "parameters used" table shown at the top of a chapter.
 
     Parameters
     ----------
+    config : mapping, keyword-only
+        The chapter's settings; `keys` are read from it.
+    keys : iterable of str, keyword-only
+        Names of `config` shown after `parameters`, in this order, each with its value in
+        `config` (a missing one is a ``KeyError``).
     **parameters
-        Name → value, in the order shown. Numbers print as the book prints them
+        Name → value, shown first, in the order given. Numbers print as the book prints them
         (:func:`fairbook.formatting.plain`), sequences and ranges as a comma list, mappings
         as ``key = value`` pairs, None as "none".
 
@@ -207,7 +214,13 @@ def parameters_used(**parameters) -> ParametersUsed:
     --------
     >>> parameters_used(profile="fast", min_group_size=100).rows
     (('profile', 'fast'), ('min_group_size', '100'))
+    >>> parameters_used(profile="fast", config={"alpha": 0.05, "n": 3}, keys=["alpha"]).rows
+    (('profile', 'fast'), ('alpha', '0.05'))
     """
-    if not parameters:
+    keys = list(keys)
+    if keys and config is None:
+        raise ValueError("parameters_used reads keys from a config: pass config=")
+    shown = {**parameters, **{key: config[key] for key in keys}}
+    if not shown:
         raise ValueError("parameters_used needs at least one parameter")
-    return ParametersUsed(tuple((name, _value_text(v)) for name, v in parameters.items()))
+    return ParametersUsed(tuple((name, _value_text(v)) for name, v in shown.items()))

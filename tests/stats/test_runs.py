@@ -149,3 +149,99 @@ def test_identical_values_have_exactly_zero_spread():
     assert np.std([0.2] * 6) != 0  # numpy's rounding residue
     assert runs.population_stdev([0.2] * 6) == 0.0
     assert runs.max_diff([0.2] * 6) == 0.0
+
+
+# ------------------------------------------------ how many runs each statistic needs (guard)
+def test_levene_needs_three_runs_per_group_and_spread_of_the_deviations():
+    # two runs each: both deviations from the median are equal, so W = x / 0; scipy gives
+    # p ~ 1e-31 (rounding) or 0 — printed 0.0000 — where the test is undefined
+    with np.errstate(all="ignore"):
+        assert stats.levene([1 / 1.5, 2 / 1.5], [1 / 2, 3 / 2], center="median").pvalue < 1e-20
+    assert np.isnan(runs.levene_normalized([1.0, 2.0], [1.0, 3.0]))
+    assert np.isnan(runs.compare_runs([1.0, 2.0], [1.0, 3.0])["levene_p"])
+    # four runs, each set two-valued and symmetric: every deviation equal, again x / 0
+    assert np.isnan(runs.levene_normalized([1.0, 1.0, 3.0, 3.0], [2.0, 2.0, 6.0, 6.0]))
+    # three runs: defined, and scipy's
+    b, t = np.array([1.0, 1.1, 1.3]), np.array([2.0, 2.9, 2.2])
+    expected = stats.levene(b / b.mean(), t / t.mean(), center="median").pvalue
+    assert runs.levene_normalized(b, t) == pytest.approx(expected, rel=1e-12)
+
+
+def _smallest_p_by_brute_force(n, method):
+    """The smallest one-sided U-test p over every pair of sets of n values in 0..3."""
+    import itertools
+    import warnings
+
+    values = list(itertools.combinations_with_replacement(range(4), n))
+    best = 1.0
+    for b in values:
+        for t in values:
+            if len(set(b + t)) > 1:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    p = stats.mannwhitneyu(t, b, alternative="greater", method=method).pvalue
+                best = min(best, p)
+    return best
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+@pytest.mark.parametrize("method", ["asymptotic", "exact"])
+def test_mann_whitney_floor_is_the_smallest_p_any_runs_give(n, method):
+    floor = runs.mann_whitney_floor(n, n, method=method)
+    assert floor == pytest.approx(_smallest_p_by_brute_force(n, method), rel=1e-12)
+    if method == "exact":
+        assert floor == pytest.approx(1 / math.comb(2 * n, n))
+
+
+def test_mann_whitney_floor_by_hand_normal_approximation():
+    # two constant sets of 2: U = 4, mean 2, tie-corrected variance
+    # n_b n_t / 12 * ((N + 1) - sum(t³ − t) / (N (N − 1))) = 4/12 * (5 - 12/12)
+    z = (4 - 2 - 0.5) / math.sqrt(4 / 12 * (5 - 12 / 12))
+    assert runs.mann_whitney_floor(2, 2) == pytest.approx(stats.norm.sf(z), rel=1e-12)
+    with pytest.raises(ValueError, match="method"):
+        runs.mann_whitney_floor(2, 2, method="permutation")
+    with pytest.raises(ValueError, match="at least one run"):
+        runs.mann_whitney_floor(0, 2)
+
+
+def test_fewest_runs_per_statistic():
+    assert {s: runs.fewest_runs(s) for s in runs.MIN_RUNS} == {
+        "mw_p": 3,
+        "mw_p_exact": 4,
+        "cohen_d": 2,
+        "levene_p": 3,
+    }
+    assert runs.fewest_runs("mw_p_exact", alpha=0.01) == 5  # 1/C(8, 4) = 0.014 > 0.01
+    with pytest.raises(ValueError, match="statistic"):
+        runs.fewest_runs("t_test")
+
+
+@pytest.mark.parametrize("alpha", [0.05, 0.01])
+@pytest.mark.parametrize("n", range(2, 9))
+def test_too_few_runs_agrees_with_the_floor_and_min_runs(n, alpha):
+    notes = runs.too_few_runs(n, alpha=alpha)
+    assert set(notes) == set(runs.MIN_RUNS)
+    assert (notes["levene_p"] is None) == (n >= 3)
+    assert notes["cohen_d"] is None  # defined from 2 runs
+    for name, method in (("mw_p", "asymptotic"), ("mw_p_exact", "exact")):
+        reachable = runs.mann_whitney_floor(n, n, method=method) < alpha
+        assert (notes[name] is None) == reachable
+        if not reachable:
+            m = runs.fewest_runs(name, alpha=alpha)
+            assert notes[name] == (
+                f"cannot reach p < {alpha:g} with {n} runs: needs ≥ {m} per group"
+            )
+            assert m > n
+
+
+def test_too_few_runs_sentences_and_bad_input():
+    assert runs.too_few_runs(2) == {
+        "mw_p": "cannot reach p < 0.05 with 2 runs: needs ≥ 3 per group",
+        "mw_p_exact": "cannot reach p < 0.05 with 2 runs: needs ≥ 4 per group",
+        "cohen_d": None,
+        "levene_p": "needs ≥ 3 runs per group",
+    }
+    assert runs.too_few_runs(1)["cohen_d"] == "needs ≥ 2 runs per group"
+    assert runs.too_few_runs(2, 8)["levene_p"] == "needs ≥ 3 runs per group"
+    with pytest.raises(ValueError, match="alpha"):
+        runs.too_few_runs(4, alpha=0)

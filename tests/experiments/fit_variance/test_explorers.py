@@ -89,3 +89,100 @@ def test_table_3_chart_binds_every_parameter_and_bad_input_is_refused():
         fv.table_3_grid({("a", "x"): (1, 2, 3), ("a", "y"): (1, 2, 3)})
     with pytest.raises(ValueError, match="max_moved"):
         fv.table_3_grid(max_moved=0)
+
+
+# ------------------------------------- the guard: a statistic the runs cannot carry says so
+def _facts(widget) -> dict:
+    """The explorer's first table as {row label: printed value}."""
+    import html
+    import re
+
+    table = widget.children[-1].value.split("</table>")[0]
+    rows = re.findall(r"<tr>\s*<th>(.*?)</th>\s*<td>(.*?)</td>", table, re.S)
+    return {html.unescape(k.strip()): html.unescape(v.strip()) for k, v in rows}
+
+
+def _by_hand(study, technique, n, metric="BA"):
+    """The first n FIT runs of the baseline and of the technique, read off the table."""
+    rows = study[
+        (study["setting"] == fv.SETTINGS_FIT)
+        & (study["class"] == "overall")
+        & (study["metric"] == metric)
+        & (study["run"] < n)
+    ].sort_values("run")
+    return (
+        rows[rows["technique"] == "base"]["value"].to_numpy(),
+        rows[rows["technique"] == technique]["value"].to_numpy(),
+    )
+
+
+def _scipy_oracle(b, t):
+    from scipy import stats
+
+    alternative = "greater" if t.mean() > b.mean() else "less"
+    return {
+        "mw_p": stats.mannwhitneyu(t, b, alternative=alternative, method="asymptotic").pvalue,
+        "mw_p_exact": stats.mannwhitneyu(t, b, alternative=alternative, method="exact").pvalue,
+        "levene_p": stats.levene(b / b.mean(), t / t.mean(), center="median").pvalue,
+    }
+
+
+def test_the_explorer_at_two_runs_says_the_tests_need_more_runs(synthetic_study):
+    widget = fv.conclusion_explorer(synthetic_study)
+    n_runs = widget.children[1].children[1]
+    assert n_runs.min == 2
+    n_runs.value = n_runs.min
+    facts = _facts(widget)
+    assert facts["Levene p (normalised)"] == "n/a (needs ≥ 3 runs per group)"
+    u_test = facts["U-test p (asymptotic / exact)"]
+    assert "cannot reach p < 0.05 with 2 runs: needs ≥ 3 per group, exact ≥ 4" in u_test
+    assert facts["conclusion at this many runs"].startswith("not significant (cannot be")
+    assert "0.0000" not in widget.children[-1].value
+    # the p-values still printed are scipy's: the floor is a fact about them, not a blank
+    widget.children[0].children[1].value = "penalty"
+    b, t = _by_hand(synthetic_study, "penalty", 2)
+    oracle = _scipy_oracle(b, t)
+    assert _facts(widget)["U-test p (asymptotic / exact)"].startswith(
+        f"{oracle['mw_p']:.4f} / {oracle['mw_p_exact']:.4f} ("
+    )
+    n_runs.value = 3  # the normal approximation can reach 0.05, the exact test cannot
+    u_test = _facts(widget)["U-test p (asymptotic / exact)"]
+    assert u_test.endswith("(exact cannot reach p < 0.05 with 3 runs: needs ≥ 4 per group)")
+    assert "n/a" not in _facts(widget)["Levene p (normalised)"]
+
+
+@pytest.mark.parametrize("n", [4, 6])
+def test_the_explorer_prints_scipys_p_values_where_they_are_defined(synthetic_study, n):
+    """Oracle: scipy.stats.levene (median-centred, on each set over its mean) and
+    scipy.stats.mannwhitneyu (one-sided by the means), on the runs read off the table."""
+    widget = fv.conclusion_explorer(synthetic_study)
+    widget.children[0].children[1].value = "penalty"
+    widget.children[1].children[1].value = n
+    facts = _facts(widget)
+    oracle = _scipy_oracle(*_by_hand(synthetic_study, "penalty", n))
+    assert facts["Levene p (normalised)"] == f"{oracle['levene_p']:.4f}"
+    assert facts["U-test p (asymptotic / exact)"] == (
+        f"{oracle['mw_p']:.4f} / {oracle['mw_p_exact']:.4f}"
+    )
+    assert facts["conclusion at this many runs"] == "increase"
+
+
+def test_the_static_grid_guards_the_same_statistics(synthetic_study):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no 0/0 silenced any more: it is not computed
+        summary = fv.conclusion_grid(synthetic_study, metrics=["BA"])["summary"]
+    cells = summary[summary["technique"] == "penalty"].set_index("n")
+    at_two = cells.loc[2]
+    assert at_two["levene_p"] is None
+    assert "Levene p (normalised) n/a (needs ≥ 3 runs per group)" in at_two["label"]
+    assert "cannot reach p < 0.05 with 2 runs" in at_two["label"]
+    assert "levene_p: needs ≥ 3 runs per group" in at_two["notes"]
+    assert not any("0.0000" in label for label in summary["label"])
+    for n in (4, 6):
+        oracle = _scipy_oracle(*_by_hand(synthetic_study, "penalty", n))
+        for name in ("mw_p", "mw_p_exact", "levene_p"):
+            assert cells.loc[n, name] == pytest.approx(oracle[name], rel=1e-12)
+        assert f"Levene p (normalised) {oracle['levene_p']:.4f}" in cells.loc[n, "label"]
+        assert cells.loc[n, "notes"] == ""

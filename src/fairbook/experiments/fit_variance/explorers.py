@@ -15,13 +15,11 @@ are Vega-Lite charts whose controls respond without a kernel (shown through
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pandas as pd
 
 from fairbook.papers import seed004
-from fairbook.stats.runs import compare_runs, max_diff
+from fairbook.stats.runs import MIN_RUNS, compare_runs, fewest_runs, max_diff, too_few_runs
 
 from ._common import _runs_matrix, _techniques
 from .results import table_3
@@ -35,6 +33,66 @@ __all__ = [
     "table_3_editor",
     "table_3_grid",
 ]
+
+#: The significance level of the conclusion explorers (:func:`compare_runs`'s default).
+ALPHA = 0.05
+
+
+def _guarded(r: dict, n: int) -> tuple[dict, dict]:
+    """``compare_runs``'s result at ``n`` runs per group with every statistic that is
+    undefined there set to NaN (:data:`~fairbook.stats.runs.MIN_RUNS`), and the guard's
+    sentence per statistic (:func:`~fairbook.stats.runs.too_few_runs`)."""
+    r = dict(r)
+    for name, fewest in MIN_RUNS.items():
+        if n < fewest:
+            r[name] = np.nan
+    return r, too_few_runs(n, alpha=ALPHA)
+
+
+def _p(p: float) -> str:
+    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
+
+
+def _shown_p(p: float, note: str | None, undefined: str) -> str:
+    """A p-value as the explorers print it: ``n/a (why)`` where it is undefined (NaN:
+    never 0.0000), else 4 decimals (``< 0.0001`` when tiny) and the guard's note."""
+    if p is None or np.isnan(p):
+        return f"n/a ({note or undefined})"
+    return f"{_p(p)} ({note})" if note else _p(p)
+
+
+def _shown_u_test(r: dict, notes: dict) -> str:
+    """Both U-test p-values, asymptotic / exact, and one bracket saying which of the two
+    cannot reach α with this many runs (``0.1213 / 0.1667 (cannot reach p < 0.05 with
+    2 runs: needs ≥ 3 per group, exact ≥ 4)``)."""
+    asymptotic, exact = r["mw_p"], r["mw_p_exact"]
+    if np.isnan(asymptotic) or np.isnan(exact):
+        return f"n/a ({notes['mw_p'] or 'every run equal: nothing to rank'})"
+    shown = f"{_p(asymptotic)} / {_p(exact)}"
+    if notes["mw_p"]:
+        return f"{shown} ({notes['mw_p']}, exact ≥ {fewest_runs('mw_p_exact', alpha=ALPHA)})"
+    if notes["mw_p_exact"]:
+        return f"{shown} (exact {notes['mw_p_exact']})"
+    return shown
+
+
+def _shown_conclusion(r: dict, notes: dict) -> str:
+    if notes["mw_p"]:
+        return f"{r['direction']} (cannot be significant at this many runs)"
+    return r["direction"]
+
+
+def _shown_d(r: dict, notes: dict) -> str:
+    d = r["cohen_d"]
+    if np.isnan(d):
+        return f"n/a ({notes['cohen_d'] or 'no spread and no difference'})"
+    if np.isinf(d):
+        return f"{'+' if d > 0 else '−'}∞ ({r['effect']}: no spread within the runs)"
+    return f"{d:.2f} ({r['effect']})"
+
+
+def _shown_levene(r: dict, notes: dict) -> str:
+    return _shown_p(r["levene_p"], notes["levene_p"], "no spread to compare")
 
 
 def table_3_editor(counts=None):
@@ -230,6 +288,10 @@ def conclusion_explorer(study: pd.DataFrame):
     the U-test / Cohen's d / Levene at that many runs, and how often a single pair of runs
     would have said the opposite (the table slices the precomputed ``study``).
 
+    A statistic the slider's number of runs leaves undefined reads ``n/a (needs ≥ k runs
+    per group)`` (Levene at 2 runs), and a U-test that cannot reach p < 0.05 with that
+    many runs says so beside its p-value (:func:`fairbook.stats.runs.too_few_runs`).
+
     Examples
     --------
     >>> import pandas as pd
@@ -266,7 +328,7 @@ def conclusion_explorer(study: pd.DataFrame):
         if np.isnan(b).any() or np.isnan(t).any():
             output.value = "<p>the metric is undefined in some run</p>"
             return
-        r = compare_runs(b, t)
+        r, notes = _guarded(compare_runs(b, t, alpha=ALPHA), n)
         sign = np.sign(t.mean() - b.mean())
         flips = float((np.sign(np.subtract.outer(t, b)) == -sign).mean()) if sign else 0.0
         runs = pd.DataFrame(
@@ -279,10 +341,10 @@ def conclusion_explorer(study: pd.DataFrame):
                 "MaxDiff base / technique (pp)": (
                     f"{100 * max_diff(b):.2f} / {100 * max_diff(t):.2f}"
                 ),
-                "U-test p (asymptotic / exact)": f"{r['mw_p']:.4f} / {r['mw_p_exact']:.4f}",
-                "conclusion at this many runs": r["direction"],
-                "Cohen's d": f"{r['cohen_d']:.2f} ({r['effect']})",
-                "Levene p (normalised)": f"{r['levene_p']:.4f}",
+                "U-test p (asymptotic / exact)": _shown_u_test(r, notes),
+                "conclusion at this many runs": _shown_conclusion(r, notes),
+                "Cohen's d": _shown_d(r, notes),
+                "Levene p (normalised)": _shown_levene(r, notes),
                 "run 0 vs run 0 says": (
                     "decrease" if t[0] < b[0] else "increase" if t[0] > b[0] else "no change"
                 ),
@@ -315,9 +377,11 @@ def conclusion_grid(study: pd.DataFrame, *, metrics=(*METRICS, "accuracy")) -> d
     dict
         ``summary`` (one row per cell: ``task, technique, metric, n, mean_base,
         mean_technique`` in %, ``mw_p, mw_p_exact, direction, cohen_d, effect, levene_p,
-        flips``, and ``label``, the cell's numbers as one line) and ``runs`` (``task,
-        technique, metric, run, value`` in %, the baseline's runs included). Undefined
-        values are None.
+        flips``, ``notes`` — the guard of :func:`fairbook.stats.runs.too_few_runs`,
+        ``"levene_p: needs ≥ 3 runs per group; …"``, empty where every statistic means
+        something — and ``label``, the cell's numbers as the chart prints them, undefined
+        ones as ``n/a (why)``) and ``runs`` (``task, technique, metric, run, value`` in %,
+        the baseline's runs included). Undefined values are None (Levene's p at 2 runs).
 
     Examples
     --------
@@ -327,6 +391,8 @@ def conclusion_grid(study: pd.DataFrame, *, metrics=(*METRICS, "accuracy")) -> d
     >>> grid = conclusion_grid(pd.DataFrame(rows), metrics=["BA"])
     >>> grid["summary"]["n"].tolist(), grid["summary"]["flips"].tolist()
     ([2, 3], [0.0, 0.0])
+    >>> grid["summary"]["levene_p"].iloc[0] is None  # 2 runs: undefined, not p = 0
+    True
     """
     fit = study[study["setting"] == SETTINGS_FIT]
     summary, runs = [], []
@@ -354,9 +420,7 @@ def conclusion_grid(study: pd.DataFrame, *, metrics=(*METRICS, "accuracy")) -> d
                     b, t = base[:n], values[:n]
                     if np.isnan(b).any() or np.isnan(t).any():
                         continue
-                    with warnings.catch_warnings():  # Levene on 2 equal runs: 0/0
-                        warnings.simplefilter("ignore", RuntimeWarning)
-                        r = compare_runs(b, t)
+                    r, notes = _guarded(compare_runs(b, t, alpha=ALPHA), n)
                     sign = np.sign(t.mean() - b.mean())
                     flips = (
                         float((np.sign(np.subtract.outer(t, b)) == -sign).mean()) if sign else 0.0
@@ -376,13 +440,16 @@ def conclusion_grid(study: pd.DataFrame, *, metrics=(*METRICS, "accuracy")) -> d
                             "effect": r["effect"],
                             "levene_p": r["levene_p"],
                             "flips": flips,
+                            "notes": "; ".join(
+                                f"{name}: {note}" for name, note in notes.items() if note
+                            ),
                             "label": (
                                 f"{n} runs each: mean base {100 * r['mean_baseline']:.2f} %, "
                                 f"{technique} {100 * r['mean_treated']:.2f} %; U-test p "
-                                f"{r['mw_p']:.4f} (exact {r['mw_p_exact']:.4f}): "
-                                f"{r['direction']}; Cohen's d {r['cohen_d']:.2f} "
-                                f"({r['effect']}); single-run pairs against the means "
-                                f"{flips:.0%}"
+                                f"(asymptotic / exact) {_shown_u_test(r, notes)}: "
+                                f"{r['direction']}; Cohen's d {_shown_d(r, notes)}; "
+                                f"Levene p (normalised) {_shown_levene(r, notes)}; "
+                                f"single-run pairs against the means {flips:.0%}"
                             ),
                         }
                     )
@@ -462,14 +529,16 @@ def conclusion_chart(grid: dict, *, task=None, technique=None, metric="BA", n=No
         )
         .properties(width=560, height=90)
     )
+    # the text needs only the label: the numbers' undefined cells (None) would reach
+    # Vega-Lite as NaN through Altair's float columns
     text = (
-        alt.Chart(summary)
+        alt.Chart(summary[["task", "technique", "metric", "n", "label"]])
         .transform_filter(same)
         .transform_filter(alt.datum.technique == p_technique)
         .transform_filter(alt.datum.n == p_n)
         .mark_text(align="left", fontSize=11, lineBreak="; ")
         .encode(x=alt.value(0), text="label:N")
-        .properties(width=560, height=45)
+        .properties(width=560, height=70)
     )
     return (
         alt.vconcat(text, dots)

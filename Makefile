@@ -4,11 +4,14 @@
 #                                   check every page in headless Chromium
 #   make test                       set up, lint (ruff check + format --check), data, unit tests,
 #                                   the book, the executed chapters' outputs against their
-#                                   committed references (nbval's rules), the page check
-#                                   (what .ci/run calls)
+#                                   committed references (nbval's rules), the page check, the
+#                                   JupyterLab check (what .ci/run calls)
+#   make lab [PORT=8888] [FRESH=1]  set up, then JupyterLab on working copies of the chapters
+#                                   (lab/, git-ignored), as root or as a user
 #
 # Both work on a fresh machine with Python 3.11, pip, node/npm and apt (as root). Helpers:
-# setup, vendor, data, html, unit, nbval, nbval-refresh, nbval-rerun, pagecheck, chromium, lint,
+# setup, vendor, data, html, unit, nbval, nbval-refresh, nbval-rerun, pagecheck, labcheck,
+# chromium, lint,
 # verify (fairbook verify: how far this machine is from the recordings; make unit runs the same
 # checks), clean, distclean.
 
@@ -58,12 +61,13 @@ echo "[time] $(1): $$(( $$(date +%s) - t0 )) s$$( [ $$rc = 0 ] || echo " (FAILED
 exit $$rc
 endef
 
-.PHONY: help setup vendor data html book unit nbval nbval-refresh nbval-rerun pagecheck chromium test lint verify clean distclean
+.PHONY: help setup vendor data html book lab unit nbval nbval-refresh nbval-rerun pagecheck labcheck chromium test lint verify clean distclean
 
 help:
 	@echo "make book [PROFILE=fast|full]  execute the chapters, build _build/html, check the pages"
-	@echo "make test                      unit tests + book + nbval + page check (what CI runs)"
-	@echo "helpers: setup vendor data html unit nbval nbval-refresh nbval-rerun pagecheck chromium"
+	@echo "make test                      unit tests + book + nbval + page check + JupyterLab check (CI)"
+	@echo "make lab [PORT=8888] [FRESH=1] JupyterLab on working copies of the chapters (lab/)"
+	@echo "helpers: setup vendor data html unit nbval nbval-refresh nbval-rerun pagecheck labcheck chromium"
 	@echo "         lint verify clean distclean"
 
 # ---- set-up ----------------------------------------------------------------------------------
@@ -177,6 +181,18 @@ book: setup chromium
 	@$(MAKE) html
 	@$(MAKE) pagecheck
 
+# JupyterLab on working copies of the chapters (lab/, git-ignored: running and saving them never
+# changes a tracked file); prints the URL with its token; --allow-root when run as root
+PORT ?= 8888
+lab: setup
+	@$(MAKE) data
+	@$(PY) -m fairbook.build.lab --port $(PORT) $(if $(FRESH),--fresh)
+
+# chapters 01 and 02 run in JupyterLab in Chromium: no error, both explorers answer with the
+# library's numbers, saving leaves git status as it was; every chapter's chart draws there
+labcheck: chromium $(STAMP_PY)
+	@$(call timed,labcheck,$(PY) -m fairbook.build.labcheck)
+
 # ---- tests -----------------------------------------------------------------------------------
 
 unit: $(STAMP_PY)
@@ -211,6 +227,7 @@ test: setup chromium
 	$(MAKE) html || failed="$$failed html"; \
 	$(MAKE) nbval || failed="$$failed nbval"; \
 	$(MAKE) pagecheck || failed="$$failed pagecheck"; \
+	$(MAKE) labcheck || failed="$$failed labcheck"; \
 	if [ -n "$$failed" ]; then echo "make test: FAILED:$$failed"; exit 1; fi; \
 	echo "make test: all stages passed"
 

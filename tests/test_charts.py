@@ -8,7 +8,7 @@ import altair as alt
 import pandas as pd
 import pytest
 
-from fairbook.charts import VEGA_VENDOR, vega_chart
+from fairbook.charts import LAB_MIME, VEGA_VENDOR, static_html, vega_chart
 
 
 @pytest.fixture
@@ -18,11 +18,40 @@ def chart():
     return alt.Chart(data).mark_bar().encode(y="y").add_params(k).transform_filter("datum.k == k")
 
 
-def test_the_output_serves_the_book_and_jupyterlab(chart):
+def test_the_output_is_a_spec_jupyterlab_draws_itself(chart):
     data, metadata = vega_chart(chart, title="a & b")._repr_mimebundle_()
-    assert set(data) == {"text/html", "application/vnd.vegalite.v6+json", "text/plain"}
-    assert data["application/vnd.vegalite.v6+json"] == chart.to_dict()
-    assert "<strong>a &amp; b</strong>" in data["text/html"] and metadata == {}
+    # no text/html: JupyterLab ranks HTML above Vega and would show the book's loader
+    assert set(data) == {LAB_MIME, "text/plain"}
+    expected = {**chart.to_dict(), "title": "a & b"}
+    expected["$schema"] = "https://vega.github.io/schema/vega-lite/v5.json"
+    assert data[LAB_MIME] == expected
+    assert metadata[LAB_MIME] == {"embed_options": {"renderer": "svg", "actions": False}}
+    assert metadata["fairbook"] == {
+        "title": "a & b",
+        "vendor": VEGA_VENDOR,
+        "schema": chart.to_dict()["$schema"],
+    }
+
+
+def test_a_chart_with_its_own_title_keeps_it(chart):
+    data, _ = vega_chart(chart.properties(title="own"), title="caption")._repr_mimebundle_()
+    assert data[LAB_MIME]["title"] == "own"
+
+
+def test_the_book_html_is_made_from_the_output(chart):
+    data, metadata = vega_chart(chart, title="a & b")._repr_mimebundle_()
+    html = static_html(data, metadata, target="t-1")
+    assert "<strong>a &amp; b</strong>" in html and 'id="t-1"' in html
+    assert json.dumps(chart.to_dict()["$schema"]) in html  # the spec's own schema is back
+    assert '"title": "a & b"' not in html  # the caption, not a second title in the chart
+    # the same page as the chart's own to_html: the original spec, caption outside it
+    made = vega_chart(chart, title="a & b")
+    assert html == made.to_html().replace(made.target, "t-1")
+
+
+def test_static_html_refuses_other_outputs():
+    with pytest.raises(ValueError, match="holds"):
+        static_html({"text/plain": "x"}, {}, target="t")
 
 
 def test_the_page_loads_only_the_vendored_scripts(chart):

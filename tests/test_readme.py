@@ -27,3 +27,12 @@ def test_every_path_the_readme_names_exists():
 
 def test_the_readme_promises_no_launch_buttons():
     assert not re.search(r"launch button|binder|colab", README, re.I)
+
+
+def test_the_jupyterlab_quick_start_is_a_make_target():
+    section = README.split("## Quick start: rerun in JupyterLab", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```bash\n(.*?)```", section, re.S).group(1)
+    assert block.split("#")[0].strip() == "make lab"
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^lab: ", makefile, re.M) and "fairbook.build.lab" in makefile
+    assert "/lab/" in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()

@@ -1,23 +1,34 @@
-"""Interactive charts that respond in the static book, without a kernel.
+"""Interactive charts that respond in the static book and in JupyterLab, without a kernel.
 
 An ipywidgets explorer needs a running kernel: in the built HTML its controls move and
 nothing changes. A *static explorer* instead precomputes the grid of results it spans (in
 the chapter's ``explorers`` module) and hands it to a Vega-Lite chart (built with Altair)
 whose parameters are bound to sliders and dropdowns; the browser redraws the chart when a
-control moves. :func:`vega_chart` wraps such a chart for a notebook cell:
+control moves. :func:`vega_chart` wraps such a chart for a notebook cell, and the cell's
+output serves two renderers:
 
-* in the built book, the cell's HTML loads Vega, Vega-Lite and vega-embed from the files
-  the book serves itself (``make vendor`` copies them from npm into ``_static/vendor/vega``),
-  so the page works offline; the page check moves each control and requires the drawing to
-  change;
-* in JupyterLab the same output carries the Vega-Lite spec, which JupyterLab draws itself.
+* **JupyterLab** draws the output itself: it carries the spec under
+  ``application/vnd.vegalite.v5+json`` (:data:`LAB_MIME`), the newest Vega-Lite JupyterLab 4
+  renders (Altair 6 writes v6 specs, whose features the charts of this book do not use beyond
+  v5; the browser check :mod:`fairbook.build.labcheck` draws every chapter's chart there and
+  moves its controls). There is deliberately no ``text/html`` beside it: JupyterLab ranks
+  HTML above Vega, and HTML with scripts would need files only the built book serves;
+* **the built book** gets HTML: when a chapter is staged for Sphinx,
+  :func:`fairbook.build.static_notebook.prepare_for_static` replaces that output with
+  :func:`static_html`, whose script loads Vega, Vega-Lite and vega-embed from the files the
+  book serves itself (``make vendor`` copies them from npm into ``_static/vendor/vega``), so
+  the page works offline; the page check moves each control and requires the drawing to
+  change.
 
 Examples
 --------
 >>> import altair as alt, pandas as pd
 >>> chart = alt.Chart(pd.DataFrame({"x": [1, 2]})).mark_point().encode(x="x")
->>> html = vega_chart(chart, title="two points")._repr_mimebundle_()[0]["text/html"]
->>> 'class="fairbook-vega"' in html and "vega-embed.min.js" in html
+>>> data, metadata = vega_chart(chart, title="two points")._repr_mimebundle_()
+>>> sorted(data)
+['application/vnd.vegalite.v5+json', 'text/plain']
+>>> html = static_html(data, metadata, target="fig-1")
+>>> 'class="fairbook-vega"' in html and "vega-embed.min.js" in html and "two points" in html
 True
 """
 
@@ -27,10 +38,19 @@ import html
 import itertools
 import json
 
-__all__ = ["VEGA_VENDOR", "VegaChart", "vega_chart"]
+__all__ = ["LAB_MIME", "VEGA_VENDOR", "VegaChart", "static_html", "vega_chart"]
 
 #: Where the built pages find the vendored scripts (relative to a chapter's page).
 VEGA_VENDOR = "../_static/vendor/vega"
+
+#: The output's media type: the newest Vega-Lite that JupyterLab 4 draws itself.
+LAB_MIME = "application/vnd.vegalite.v5+json"
+#: The schema JupyterLab is told (its vega-embed warns on another major version); the book's
+#: page gets the spec's own back, or :data:`BOOK_SCHEMA` (the vendored Vega-Lite's major).
+LAB_SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"
+BOOK_SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"
+#: vega-embed's options in both renderers: SVG (its text is readable and testable), no menu
+EMBED_OPTIONS = {"renderer": "svg", "actions": False}
 
 _SCRIPTS = ("vega.min.js", "vega-lite.min.js", "vega-embed.min.js")
 _counter = itertools.count()
@@ -42,7 +62,7 @@ _LOADER = """
 (function () {
   var base = %(base)s, spec = %(spec)s, target = %(target)s;
   function embed() {
-    window.vegaEmbed("#" + target, spec, {renderer: "svg", actions: false})
+    window.vegaEmbed("#" + target, spec, %(options)s)
       .catch(function (err) {
         document.getElementById(target).textContent = "chart failed: " + err;
       });
@@ -86,28 +106,74 @@ class VegaChart:
         self.target = f"fairbook-vega-{next(_counter)}"
 
     def to_html(self) -> str:
-        """The cell's HTML: a titled container and the script that draws into it."""
-        script = _LOADER % {
-            "base": json.dumps(self.vendor),
-            "spec": json.dumps(self.spec, sort_keys=True, allow_nan=False),
-            "target": json.dumps(self.target),
-            "scripts": json.dumps(list(_SCRIPTS)),
-        }
-        caption = f"<p><strong>{html.escape(self.title)}</strong></p>" if self.title else ""
-        return (
-            f'<div class="fairbook-vega-figure">{caption}'
-            f'<div class="fairbook-vega" id="{self.target}"></div>'
-            f"<script>{script}</script></div>"
-        )
+        """The static book's HTML: a titled container and the script that draws into it."""
+        return _html(self.spec, title=self.title, target=self.target, vendor=self.vendor)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        schema = self.spec.get("$schema", "")
-        major = schema.split("/v")[-1].split(".")[0] if "/v" in schema else "6"
+        spec = {**self.spec, "$schema": LAB_SCHEMA}
+        if self.title and "title" not in spec:
+            spec["title"] = self.title  # JupyterLab shows no caption: the chart carries it
         return {
-            "text/html": self.to_html(),
-            f"application/vnd.vegalite.v{major}+json": self.spec,
+            LAB_MIME: spec,
             "text/plain": f"<interactive chart: {self.title or 'Vega-Lite'}>",
-        }, {}
+        }, {
+            LAB_MIME: {"embed_options": dict(EMBED_OPTIONS)},
+            # what the book's page needs back: its caption, scripts and the spec's own schema
+            "fairbook": {
+                "title": self.title,
+                "vendor": self.vendor,
+                "schema": self.spec.get("$schema", BOOK_SCHEMA),
+            },
+        }
+
+
+def _html(spec: dict, *, title: str, target: str, vendor: str) -> str:
+    script = _LOADER % {
+        "base": json.dumps(vendor),
+        "spec": json.dumps(spec, sort_keys=True, allow_nan=False),
+        "target": json.dumps(target),
+        "scripts": json.dumps(list(_SCRIPTS)),
+        "options": json.dumps(EMBED_OPTIONS, sort_keys=True),
+    }
+    caption = f"<p><strong>{html.escape(title)}</strong></p>" if title else ""
+    return (
+        f'<div class="fairbook-vega-figure">{caption}'
+        f'<div class="fairbook-vega" id="{html.escape(target)}"></div>'
+        f"<script>{script}</script></div>"
+    )
+
+
+def static_html(data: dict, metadata: dict | None = None, *, target: str) -> str:
+    """The built book's HTML for a chart output that :func:`vega_chart` made.
+
+    Parameters
+    ----------
+    data : dict
+        The output's ``data`` (it holds :data:`LAB_MIME`).
+    metadata : dict, optional
+        The output's ``metadata``: the caption and the scripts' folder (``fairbook``).
+    target : str
+        The id of the element the chart draws into; unique on its page.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> data, metadata = vega_chart({"mark": "point"}, title="T")._repr_mimebundle_()
+    >>> html = static_html(data, metadata, target="c1")
+    >>> '<p><strong>T</strong></p>' in html and 'id="c1"' in html and '"title"' not in html
+    True
+    """
+    if LAB_MIME not in data:
+        raise ValueError(f"a chart output holds {LAB_MIME}; this one holds {sorted(data)}")
+    own = (metadata or {}).get("fairbook", {})
+    title = own.get("title", "")
+    spec = {**data[LAB_MIME], "$schema": own.get("schema", BOOK_SCHEMA)}
+    if title and spec.get("title") == title:
+        del spec["title"]  # the page shows it as the caption instead
+    return _html(spec, title=title, target=target, vendor=own.get("vendor", VEGA_VENDOR))
 
 
 def vega_chart(chart, *, title: str = "", vendor: str = VEGA_VENDOR) -> VegaChart:

@@ -3,6 +3,7 @@
 import nbformat
 
 from fairbook.build.static_notebook import WIDGET_VIEW, alt_text, prepare_for_static
+from fairbook.charts import LAB_MIME, vega_chart
 
 
 def _output(data, kind="display_data"):
@@ -29,7 +30,13 @@ def test_widget_outputs_go_and_cells_that_only_showed_widgets_are_removed():
     plain.outputs[0]["execution_count"] = 1
     nb.cells = [widget, mixed, logged, plain]
     report = prepare_for_static(nb)
-    assert report == {"widget_outputs": 3, "removed_cells": 2, "alt_texts": 0, "split_figures": 0}
+    assert report == {
+        "widget_outputs": 3,
+        "removed_cells": 2,
+        "alt_texts": 0,
+        "split_figures": 0,
+        "charts": 0,
+    }
     assert "widgets" not in nb.metadata and "language_info" in nb.metadata
     assert widget.metadata["tags"] == ["remove-cell"] and widget.outputs == []
     assert [list(o["data"]) for o in mixed.outputs] == [["text/html"]]
@@ -77,4 +84,25 @@ def test_a_captioned_figure_keeps_only_its_images_and_the_rest_follows_it():
     assert follower.metadata["tags"] == ["remove-input"] and "mystnb" not in follower.metadata
     assert [o["output_type"] for o in follower.outputs] == ["display_data", "stream"]
     assert nb.cells[2] is alone and len(alone.outputs) == 1
+    nbformat.validate(nb)
+
+
+def test_charts_become_the_books_html_with_a_target_of_their_own():
+    nb = nbformat.v4.new_notebook()
+    spec = {"$schema": "https://vega.github.io/schema/vega-lite/v6.4.1.json", "mark": "point"}
+    cells = []
+    for title in ("first", "second"):
+        data, metadata = vega_chart(spec, title=title)._repr_mimebundle_()
+        cell = nbformat.v4.new_code_cell("chart()")
+        cell.outputs = [nbformat.v4.new_output("display_data", data=data, metadata=metadata)]
+        cells.append(cell)
+    nb.cells = cells
+    assert prepare_for_static(nb)["charts"] == 2
+    pages = [cell.outputs[0] for cell in cells]
+    assert [sorted(o["data"]) for o in pages] == [["text/html", "text/plain"]] * 2
+    assert 'id="fairbook-vega-0"' in pages[0]["data"]["text/html"]
+    assert 'id="fairbook-vega-1"' in pages[1]["data"]["text/html"]
+    assert "<strong>second</strong>" in pages[1]["data"]["text/html"]
+    assert "v6.4.1.json" in pages[0]["data"]["text/html"] and LAB_MIME not in pages[0]["data"]
+    assert pages[0]["metadata"] == {}
     nbformat.validate(nb)

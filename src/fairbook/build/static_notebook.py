@@ -12,6 +12,9 @@ executed one):
 * **keeps a captioned figure alone in its cell:** what else that cell shows (a table, a
   print-out) moves to a cell of its own right after it, source hidden (myst-nb would make each
   output a figure of the same name);
+* **turns each chart into the book's HTML:** a :func:`fairbook.charts.vega_chart` output
+  carries a Vega-Lite spec that JupyterLab draws itself; the static page gets
+  :func:`fairbook.charts.static_html` instead, which draws it with the book's vendored scripts;
 * **gives every figure real alt text:** a cell with a figure caption
   (``metadata.mystnb.figure.caption``) and no ``metadata.mystnb.image.alt`` gets the caption,
   markdown stripped, as the alt text (myst-nb otherwise writes the image's file path).
@@ -33,6 +36,8 @@ Examples
 from __future__ import annotations
 
 import re
+
+from fairbook.charts import LAB_MIME, static_html
 
 __all__ = ["WIDGET_VIEW", "alt_text", "prepare_for_static"]
 
@@ -90,9 +95,16 @@ def prepare_for_static(notebook) -> dict[str, int]:
     -------
     dict
         ``widget_outputs`` removed, ``removed_cells`` (cells that only showed widgets),
-        ``alt_texts`` set from captions, ``split_figures`` (captioned cells split in two).
+        ``alt_texts`` set from captions, ``split_figures`` (captioned cells split in two),
+        ``charts`` (chart outputs turned into the book's HTML).
     """
-    report = {"widget_outputs": 0, "removed_cells": 0, "alt_texts": 0, "split_figures": 0}
+    report = {
+        "widget_outputs": 0,
+        "removed_cells": 0,
+        "alt_texts": 0,
+        "split_figures": 0,
+        "charts": 0,
+    }
     notebook.get("metadata", {}).pop("widgets", None)
     cells = notebook.get("cells", [])
     for position in range(len(cells) - 1, -1, -1):
@@ -115,6 +127,16 @@ def prepare_for_static(notebook) -> dict[str, int]:
                 if "remove-cell" not in tags:
                     tags.append("remove-cell")
                 report["removed_cells"] += 1
+        for output in kept:
+            data = output.get("data", {})
+            if LAB_MIME in data:
+                target = f"fairbook-vega-{report['charts']}"
+                output["data"] = {
+                    "text/html": static_html(data, output.get("metadata"), target=target),
+                    "text/plain": data.get("text/plain", "<interactive chart>"),
+                }
+                output["metadata"] = {}
+                report["charts"] += 1
         mystnb = cell.get("metadata", {}).get("mystnb", {})
         caption = (mystnb.get("figure") or {}).get("caption")
         image = mystnb.get("image") or {}

@@ -5,6 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from fairlearn.metrics import MetricFrame, false_positive_rate, selection_rate, true_positive_rate
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fairbook.audit import DEFAULT_METRICS, audit, audit_file
 from fairbook.confusion import confusion_counts
@@ -316,3 +318,139 @@ def test_counting_is_one_bincount_per_attribute_not_per_group(frame):
     counts, labels = confusion_counts(frame.label, frame.pred, frame.race, return_groups=True)
     ours = report.groups.loc[labels, ["TP", "FN", "FP", "TN"]].to_numpy()
     np.testing.assert_array_equal(ours, counts)
+
+
+# ------------------------------------------------------------------ issue 37
+def test_one_group_and_one_row_give_a_report():
+    for report in (
+        audit([1, 0, 1, 0], [1, 1, 0, 0], ["a"] * 4),
+        audit([1], [1], ["a"]),
+    ):
+        assert report.tables["comparisons"].empty
+        assert "Nothing to compare" in report.to_text()
+        assert report.to_html() and report.to_json()
+
+
+def test_one_group_with_runs_samples_and_score(table):
+    report = audit(
+        table.assign(one="x"), groups=["one"], score="score", runs=["pred_*"], samples=["p_*"]
+    )
+    assert report.tables["stability"].empty and "flips" in report.tables["stability"]
+    assert report.to_text() and report.to_html()
+
+
+def test_tiny_alpha_is_refused():
+    with pytest.raises(ValueError, match="too small to test at"):
+        audit([1, 0], [1, 0], ["a", "b"], alpha=1e-320)
+
+
+def test_runs_glob_matching_y_true_is_refused(table):
+    with pytest.raises(ValueError, match="also matches 'y_true'"):
+        audit(table, groups=["race"], runs=["y_*"])
+
+
+def test_stray_text_is_blamed_on_its_column():
+    frame = pd.DataFrame({"y_true": ["1", "0", "?"], "y_pred": [1, 0, 1], "group": list("aab")})
+    with pytest.raises(ValueError, match="y_true holds text among its numbers"):
+        audit(frame)
+
+
+def test_nul_in_a_group_is_refused():
+    with pytest.raises(ValueError, match="NUL byte"):
+        audit([1, 0], [1, 0], ["a", "b\x00c"])
+
+
+def _backend(frame: pd.DataFrame, backend: str) -> pd.DataFrame:
+    if backend == "numpy":
+        return frame
+    if backend == "category":
+        return frame.astype({c: "category" for c in ("y_true", "group", "age")})
+    return frame.convert_dtypes(dtype_backend=backend)
+
+
+BACKENDS = ["numpy", "numpy_nullable", "pyarrow", "category"]
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.booleans(), st.booleans(), st.sampled_from("abc"), st.integers(0, 2), st.floats(0, 1)
+        ),
+        min_size=2,
+        max_size=40,
+    )
+)
+def test_every_dtype_backend_gives_the_same_audit(rows):
+    y, p, g, age, s = zip(*rows, strict=True)
+    frame = pd.DataFrame(
+        {
+            "y_true": np.array(y, int),
+            "y_pred": np.array(p, int),
+            "group": list(g),
+            "age": age,
+            "score": s,
+            "r_0": np.array(p, int),
+            "r_1": np.array(y, int),
+            "p_0": s,
+        }
+    )
+    if not (frame["y_true"].any() or frame["y_pred"].any()):
+        frame.loc[0, "y_true"] = 1
+    options = {
+        "groups": ["group", "age"],
+        "intersections": True,
+        "score": "score",
+        "runs": ["r_*"],
+        "samples": ["p_*"],
+        "metrics": ("PPR", "TPR"),
+    }
+    expected = audit(frame, **options).to_json()
+    for backend in BACKENDS[1:]:
+        assert audit(_backend(frame, backend), **options).to_json() == expected, backend
+
+
+def test_parquet_written_from_modern_dtypes_audits_alike(tmp_path, table):
+    expected = audit(table, groups=["race", "sex"]).to_json()
+    for backend in ("numpy_nullable", "pyarrow"):
+        path = tmp_path / f"{backend}.parquet"
+        table.convert_dtypes(dtype_backend=backend).to_parquet(path)
+        got = audit_file(path, groups=["race", "sex"]).to_json()
+        assert _without_times(got) == _without_times(expected), backend
+
+
+def _without_times(text: str) -> str:
+    import json
+
+    data = json.loads(text)
+    data.pop("created", None)
+    return json.dumps(data, sort_keys=True)
+
+
+def _compas_cached() -> bool:
+    from fairbook.data import verify
+
+    return verify("compas")["compas"] is True
+
+
+@pytest.mark.skipif(not _compas_cached(), reason="COMPAS not in the data cache")
+def test_pyarrow_compas_audits_to_the_numpy_numbers():
+    from fairbook.data import load_compas
+
+    raw = load_compas(preprocess="zafar2017")
+    frame = pd.DataFrame(
+        {
+            "y_true": 1 - raw["two_year_recid"],
+            "y_pred": (raw["decile_score"] < 5).astype(int),
+            "race": raw["race"],
+            "sex": raw["sex"],
+            "score": (10 - raw["decile_score"]) / 9,
+        }
+    )
+    options = {"groups": ["race", "sex"], "intersections": True, "score": "score"}
+    expected = audit(frame, **options)
+    arrow = frame.convert_dtypes(dtype_backend="pyarrow")
+    assert all(isinstance(d, pd.ArrowDtype) for d in arrow.dtypes)
+    got = audit(arrow, **options)
+    assert got.to_json() == expected.to_json()
+    assert got.tables["groups"]["n"].sum() == 3 * len(frame)

@@ -2,14 +2,19 @@
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 
 from fairbook.audit.columns import (
+    DUPLICATES_ATTR,
+    check_labels,
     check_present,
+    check_unique,
     coerce_option,
     expand_columns,
     no_missing,
     numeric_column,
+    numpy_columns,
     probability_columns,
 )
 
@@ -96,3 +101,73 @@ def test_coerce_option_reads_in_the_column_type(value, column, expected):
 def test_coerce_option_refuses(value, column, message):
     with pytest.raises(ValueError, match=message):
         coerce_option(value, pd.Series(column), option="positive")
+
+
+# ------------------------------------------------------------------ issue 37
+def test_a_glob_that_takes_another_role_is_refused():
+    columns = ["y_true", "y_pred", "y_1", "group"]
+    roles = {"y_true": "y_true", "y_pred": "y_pred", "group": "group"}
+    with pytest.raises(ValueError, match="also matches 'y_true', the y_true column"):
+        expand_columns(columns, "y_*", option="runs", reserved=roles)
+    assert expand_columns(columns, ["y_pred", "y_1"], option="runs", reserved=roles) == [
+        "y_pred",
+        "y_1",
+    ]  # named exactly: meant
+
+
+def test_repeated_columns_are_refused_where_used():
+    frame = pd.DataFrame([[1, 0, 1]], columns=["y", "y", "g"])
+    with pytest.raises(ValueError, match="2 columns named 'y'"):
+        check_unique(frame, ["y", "g"])
+    check_unique(frame, ["g"])
+    read = pd.DataFrame({"y_pred": [1], "y_pred.1": [0]})
+    read.attrs[DUPLICATES_ATTR] = {"y_pred": 2}
+    for column in ("y_pred", "y_pred.1"):
+        with pytest.raises(ValueError, match="renamed the other 'y_pred.1'"):
+            check_unique(read, [column])
+
+
+@pytest.mark.parametrize(
+    ("values", "fragment"),
+    [
+        (["1", "0", "?"], "text among its numbers: '?'"),
+        ([1, 0, "yes"], "text among its numbers: 'yes'"),
+        (["0\x00", "1"], "NUL byte"),
+    ],
+)
+def test_labels_with_stray_text_or_nul_are_refused(values, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        check_labels(pd.Series(values, dtype=object), option="y_true")
+
+
+def test_plain_labels_pass():
+    for values in (["yes", "no"], [1, 0], ["1", "0"], [True, False]):
+        check_labels(pd.Series(values), option="y_true")
+
+
+def test_integers_near_2_64_are_read_exactly():
+    column = pd.Series(np.array([2**64 - 1, 2**64 - 2], dtype=np.uint64))
+    assert coerce_option(str(2**64 - 1), column, option="--positive") == 2**64 - 1
+    assert coerce_option("1e3", pd.Series([0, 1]), option="--positive") == 1000
+
+
+@pytest.mark.parametrize(
+    "dtype", ["Int64", "boolean", "Float64", "int64[pyarrow]", "bool[pyarrow]", "category"]
+)
+def test_numpy_columns_turn_extension_dtypes_into_numpy(dtype):
+    values = [True, False, True] if "bool" in dtype else [3, 1, 3]
+    frame = pd.DataFrame({"c": pd.Series(values).astype(dtype)})
+    got = numpy_columns(frame, ["c"])["c"]
+    assert isinstance(got.dtype, np.dtype)
+    assert got.tolist() == values
+
+
+def test_numpy_columns_keep_text_as_text():
+    frame = pd.DataFrame(
+        {
+            "t": pd.Series(["a", "b"], dtype="string[pyarrow]"),
+            "u": pd.Series(["a", "b"]).astype(pd.ArrowDtype(pa.string())),
+        }
+    )
+    got = numpy_columns(frame, ["t", "u"])
+    assert got["t"].tolist() == got["u"].tolist() == ["a", "b"]

@@ -52,12 +52,21 @@ DEFAULT_METRICS = ("ACC", "PPR", "B", "TPR", "FPR", "PPV", "NPV")
 
 
 # --------------------------------------------------------------------------- checks
-def _check_fraction(value, *, name: str) -> float:
+#: The smallest ``alpha`` accepted: the smallest normal double (about 2.2e-308). Below it
+#: ``alpha`` is subnormal: it has lost digits, and Holm's thresholds ``alpha / k`` lose more
+#: (``--alpha 1e-320`` printed "Holm p < 9.99989e-321"). A tiny normal ``alpha`` (1e-300) is
+#: a legitimate way to ask for no flags at all, so it is accepted.
+MIN_ALPHA = float(np.finfo(np.float64).tiny)
+
+
+def _check_fraction(value, *, name: str, smallest: float = 0.0) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name} must be a number between 0 and 1, got {value!r}")
     value = float(value)
     if not (0.0 < value < 1.0):
         raise ValueError(f"{name} must be between 0 and 1 (exclusive), got {value:g}")
+    if value < smallest:
+        raise ValueError(f"{name}={value!r} is too small to test at; use at least {smallest:g}")
     return value
 
 
@@ -147,6 +156,16 @@ def _references(attributes, reference, counts) -> tuple[list[int], dict]:
         positions.append(int(np.argmax(sizes)))
         rules[attribute.name] = "largest"
     return positions, rules
+
+
+def _no_nul(attribute) -> None:
+    """Refuse a group label with a NUL byte: the mark of a damaged or binary file."""
+    for label in attribute.labels.tolist():
+        if isinstance(label, str) and "\x00" in label:
+            raise ValueError(
+                f"group column {show_value(attribute.name)} holds a NUL byte in "
+                f"{show_value(label)}: the file looks damaged or binary; fix or drop those rows"
+            )
 
 
 def _label(value):
@@ -257,7 +276,7 @@ def audit(
         y_true, y_pred, groups = "y_true", "y_pred", ("group",)
         if reference is not None:
             reference = {"group": reference}
-    alpha = _check_fraction(alpha, name="alpha")
+    alpha = _check_fraction(alpha, name="alpha", smallest=MIN_ALPHA)
     min_gap = _check_fraction(min_gap, name="min_gap")
     lam = _check_lam(lam)
     n_jobs = check_n_jobs(n_jobs)
@@ -272,9 +291,16 @@ def audit(
         reference = {group_columns[0]: reference}
     if frame.empty:
         raise ValueError("there are no rows to audit")
-    run_columns = cols.expand_columns(frame.columns, runs, option="runs") if runs else []
+    roles = {y_true: "y_true", **{c: "group" for c in group_columns}}
+    roles.update({c: role for c, role in ((y_pred, "y_pred"), (score, "score")) if c is not None})
+    run_columns = (
+        cols.expand_columns(frame.columns, runs, option="runs", reserved=roles) if runs else []
+    )
+    roles.update(dict.fromkeys(run_columns, "runs"))
     sample_columns = (
-        cols.expand_columns(frame.columns, samples, option="samples") if samples else []
+        cols.expand_columns(frame.columns, samples, option="samples", reserved=roles)
+        if samples
+        else []
     )
     if y_pred is None and not run_columns:
         raise ValueError("y_pred is None: name a column of predictions, or give runs")
@@ -286,7 +312,19 @@ def audit(
     cols.check_present(frame, needed)
     used = [y_true, *group_columns, *run_columns, *sample_columns]
     used += [c for c in (y_pred, score) if c is not None]
+    cols.check_unique(frame, used)
     cols.no_missing(frame, used)
+    frame = cols.numpy_columns(frame, used)  # nullable, pyarrow, categorical: as numpy
+    for column, option in (
+        (y_true, "y_true"),
+        (y_pred, "y_pred"),
+        *((c, "run") for c in run_columns),
+    ):
+        if column is not None:
+            cols.check_labels(
+                frame[column],
+                option=option if option != "run" else f"run column {show_value(column)}",
+            )
 
     # labels: one pass each
     truth = label_array(frame[y_true], "y_true")
@@ -314,6 +352,8 @@ def audit(
 
     # groups: one code per row and attribute, then one bincount each
     attributes = [encode_attribute(frame[c], name=c) for c in group_columns]
+    for attribute in attributes:
+        _no_nul(attribute)
     if intersections:
         attributes.append(intersect(attributes))
     names = [a.name for a in attributes]
@@ -458,7 +498,7 @@ def _seven_frame(seven: pd.DataFrame, attribute: str) -> pd.DataFrame:
 
 def _mark_groups(groups: pd.DataFrame, comparisons: pd.DataFrame) -> pd.DataFrame:
     def listed(mask) -> pd.Series:
-        chosen = comparisons[mask]
+        chosen = comparisons[np.asarray(mask, dtype=bool)]  # an empty mask too (one group)
         return chosen.groupby(["attribute", "group"], sort=False)["metric"].agg(", ".join)
 
     keys = pd.MultiIndex.from_frame(groups[["attribute", "group"]])
@@ -558,9 +598,10 @@ def audit_file(
         needed["y_pred"] = y_pred
     cols.check_present(frame, needed)
     cols.no_missing(frame, [y_true, *group_columns])
-    positive = cols.coerce_option(positive, frame[y_true], option="positive")
+    typed = cols.numpy_columns(frame, [y_true, *group_columns])  # options in the numpy type
+    positive = cols.coerce_option(positive, typed[y_true], option="positive")
     if reference is not None:
-        reference = _parse_references(reference, frame, group_columns, intersections)
+        reference = _parse_references(reference, typed, group_columns, intersections)
     return audit(
         frame,
         y_true=y_true,

@@ -176,8 +176,17 @@ def compare_to_reference(
             )
             jobs.append((metric, cm, p_ref))
     table = pd.DataFrame(rows, columns=[c for c in COMPARISON_COLUMNS if c not in _ADDED])
-    if table.empty:
-        return table
+    if table.empty:  # one group: nothing to compare, but every column is there
+        table["ratio_flag"] = np.array([], dtype=object)
+        table["p_value"] = np.array([], dtype=np.float64)
+        floats = ("score", "reference_score", "gap", "ratio", "p_hole", "min_gap_p")
+        return table.astype(
+            {
+                **dict.fromkeys(("small", "reference_small"), bool),
+                **dict.fromkeys(("n", "reference_n"), np.int64),
+                **dict.fromkeys(floats, np.float64),
+            }
+        )
     table["ratio_flag"] = ratio_flag(table["ratio"].to_numpy())
     table["p_value"] = match_pvalues(jobs, n_jobs=n_jobs)
     lost = table["p_value"].isna() & table["note"].eq("")

@@ -23,6 +23,7 @@ import pandas as pd
 
 from fairbook.labels import show_value
 
+from .names import shown_names
 from .text import printable
 
 __all__ = ["figure_data_uri", "render_html"]
@@ -82,17 +83,29 @@ def _img(fig, caption: str) -> str:
 
 
 def _tick_labels(groups) -> dict:
-    """A distinct, short, printable label for each group (``#2`` added on a collision)."""
-    out, seen = {}, set()
-    for group in groups:
-        text = printable(group)
-        text = text if len(text) <= 28 else text[:27] + "…"
-        candidate, k = text, 1
-        while candidate in seen:
-            k += 1
-            candidate = f"{text} #{k}"
-        seen.add(candidate)
-        out[group] = candidate
+    """A distinct, short, printable label for each group (:func:`.names.shown_names`)."""
+    groups = list(dict.fromkeys(groups))
+    return dict(zip(groups, shown_names(groups, width=28), strict=True))
+
+
+def _group(report, row) -> str:
+    """A group of a summary row, escaped for HTML and distinct from its attribute's others."""
+    group = row["group"]
+    text = report.group_names(row["attribute"]).get(group)
+    return _label(group) if text is None else html.escape(text)
+
+
+def _name_columns(report, frame: pd.DataFrame) -> pd.DataFrame:
+    """A table with its group columns as printed names (exact names stay in the JSON)."""
+    if "attribute" not in frame.columns:
+        return frame
+    out = frame.copy()
+    for column in ("group", "reference_group", "largest", "second"):
+        if column in out.columns:
+            out[column] = [
+                report.group_names(a).get(g, printable(g))
+                for a, g in zip(frame["attribute"], frame[column], strict=True)
+            ]
     return out
 
 
@@ -318,7 +331,7 @@ def _summary_html(report) -> str:
     parts = [f"<p>{html.escape(summary['adjustment'])}.</p>"]
     if summary["significant"]:
         items = "".join(
-            f"<li class='bad'>{_esc(r['attribute'])} = {_label(r['group'])}: {r['metric']} "
+            f"<li class='bad'>{_esc(r['attribute'])} = {_group(report, r)}: {r['metric']} "
             f"{r['score']:.3f} vs {r['reference_score']:.3f} (gap {r['gap']:+.3f}, "
             f"n = {r['n']:,}, Holm p = {r['p_holm']:.2g})</li>"
             for r in summary["significant"]
@@ -331,7 +344,7 @@ def _summary_html(report) -> str:
         )
     if summary["small_groups"]:
         items = "".join(
-            f"<li class='small'>{_esc(r['attribute'])} = {_label(r['group'])} "
+            f"<li class='small'>{_esc(r['attribute'])} = {_group(report, r)} "
             f"(n = {r['n']:,}): {', '.join(r['metrics'])}<ul>"
             + "".join(f"<li>{_esc(reason)}</li>" for reason in r["reasons"])
             + "</ul></li>"
@@ -345,13 +358,13 @@ def _summary_html(report) -> str:
         )
     for r in summary["small_references"]:
         parts.append(
-            f"<p class='small'>The reference {_label(r['group'])} of {_esc(r['attribute'])} is "
+            f"<p class='small'>The reference {_group(report, r)} of {_esc(r['attribute'])} is "
             f"itself small (n = {r['n']:,}) for {', '.join(r['metrics'])}: MATCH treats its "
             "rates as exact.</p>"
         )
     if summary["uncertainty_unfair"]:
         items = "".join(
-            f"<li class='bad'>{_esc(r['attribute'])} = {_label(r['group'])}: {r['measure']} = "
+            f"<li class='bad'>{_esc(r['attribute'])} = {_group(report, r)}: {r['measure']} = "
             f"{r['ratio']:.3f}</li>"
             for r in summary["uncertainty_unfair"]
         )
@@ -360,7 +373,7 @@ def _summary_html(report) -> str:
         )
     if summary["flips"] or summary["seven_metric_flips"]:
         items = "".join(
-            f"<li>{_esc(r['attribute'])} = {_label(r['group'])}, {r['metric']}: survives in "
+            f"<li>{_esc(r['attribute'])} = {_group(report, r)}, {r['metric']}: survives in "
             f"{_pct(r['share_survives'])} of {r['runs']} runs"
             + (
                 f", ratio unfair in {_pct(r['share_ratio_unfair'])}</li>"
@@ -376,7 +389,7 @@ def _summary_html(report) -> str:
         parts.append(f"<p>Verdicts that flip between runs (seed 004):</p><ul>{items}</ul>")
     if summary["undefined"]:
         items = "".join(
-            f"<li>{_esc(r['attribute'])} = {_label(r['group'])}, {r['metric']}: {_esc(r['note'])}"
+            f"<li>{_esc(r['attribute'])} = {_group(report, r)}, {r['metric']}: {_esc(r['note'])}"
             "</li>"
             for r in summary["undefined"]
         )
@@ -464,6 +477,7 @@ def render_html(report, *, title: str = "Fairness audit") -> str:
         table = report.tables.get(name)
         if table is None or table.empty:
             continue
+        table = _name_columns(report, table)
         body.append(f"<h3>{html.escape(caption)}</h3>{_html_table(table)}")
     body.append(
         "<h2>Notes</h2><p class='note'>NaN means undefined, never 0: a rate whose denominator "

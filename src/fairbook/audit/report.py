@@ -338,6 +338,27 @@ class AuditReport:
     tables: dict = field(default_factory=dict)
 
     # ------------------------------------------------------------------ views
+    def group_names(self, attribute, *, width: int | None = None) -> dict:
+        """``{group label: text}`` for one attribute as the text report and the HTML page
+        print it: escaped, distinct, at most ``width`` characters
+        (:func:`fairbook.audit.names.shown_names`; computed once per attribute and width).
+
+        Examples
+        --------
+        >>> from fairbook.audit import audit
+        >>> audit([1, 0, 1, 0], [1, 1, 0, 0], ["a", "a", "a ", "a "]).group_names("group")
+        {'a': 'a', 'a ': "'a '"}
+        """
+        from .names import shown_names
+
+        cache = self.__dict__.setdefault("_group_names", {})
+        key = (attribute, width)
+        if key not in cache:
+            table = self.tables["groups"]
+            labels = table.loc[table["attribute"] == attribute, "group"].tolist()
+            cache[key] = dict(zip(labels, shown_names(labels, width=width), strict=True))
+        return cache[key]
+
     @property
     def positive(self):
         """The positive (beneficial) label."""

@@ -165,6 +165,26 @@ def verdict_flip_rates(per_run: pd.DataFrame) -> pd.DataFrame:
     return out.rename(columns={"variants": "runs", "share_unfair": "share"})
 
 
+#: Columns of :func:`stability_table` (also when there is nothing to compare).
+STABILITY_COLUMNS = (
+    "group",
+    "attribute",
+    "metric",
+    "runs",
+    "score_mean",
+    "score_maxdiff",
+    "score_stdev",
+    "gap_maxdiff",
+    "gap_stdev",
+    "share_survives",
+    "share_ratio_unfair",
+    "flip_rate_survives",
+    "flip_rate_ratio_unfair",
+    "flips",
+    "note",
+)
+
+
 def stability_table(per_run: pd.DataFrame) -> pd.DataFrame:
     """Spread and verdict shares over runs, per (attribute, group, metric).
 
@@ -220,7 +240,7 @@ def stability_table(per_run: pd.DataFrame) -> pd.DataFrame:
                 "note": f"undefined in {undefined} of {len(part)} runs" if undefined else "",
             }
         )
-    return pd.DataFrame(out)
+    return pd.DataFrame(out, columns=STABILITY_COLUMNS)
 
 
 def seven_stability(per_run: pd.DataFrame) -> pd.DataFrame:

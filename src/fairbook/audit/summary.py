@@ -9,6 +9,7 @@ report carries it as ``summary``.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from fairbook.metrics import METRICS
@@ -51,6 +52,11 @@ def _reasons(part: pd.DataFrame, *, alpha: float, min_gap: float) -> list[str]:
     return reasons
 
 
+def _where(table: pd.DataFrame, mask) -> pd.DataFrame:
+    """The rows where ``mask`` holds (an empty mask selects no rows, never columns)."""
+    return table.loc[np.asarray(mask, dtype=bool)]
+
+
 def summarize(report) -> dict:
     """The summary of an :class:`~fairbook.audit.AuditReport` as plain data.
 
@@ -78,7 +84,7 @@ def summarize(report) -> dict:
         ["attribute", "group", "metric", "n", "score", "reference_score", "gap", "p_holm"],
     )
     small_groups = []
-    small = comparisons[comparisons["small"]]
+    small = _where(comparisons, comparisons["small"])
     for (attribute, group), part in small.groupby(["attribute", "group"], sort=False):
         small_groups.append(
             {
@@ -90,7 +96,7 @@ def summarize(report) -> dict:
             }
         )
     small_references = []
-    flagged = comparisons[comparisons["reference_small"]]
+    flagged = _where(comparisons, comparisons["reference_small"])
     for attribute, part in flagged.groupby("attribute", sort=False):
         small_references.append(
             {
@@ -116,19 +122,28 @@ def summarize(report) -> dict:
     table = report.tables.get("stability")
     if table is not None:
         flips = _rows(
-            table[table["flips"]],
+            _where(table, table["flips"]) if "flips" in table else table.iloc[:0],
             ["attribute", "group", "metric", "runs", "share_survives", "share_ratio_unfair"],
         )
     seven_flips = []
     table = report.tables.get("stability_seven_metrics")
     if table is not None:
-        seven_flips = _rows(table[table["flips"]], ["attribute", "metric", "runs", "share_unfair"])
+        if "flips" in table:
+            seven_flips = _rows(
+                _where(table, table["flips"]), ["attribute", "metric", "runs", "share_unfair"]
+            )
+    adjustment = (
+        f"Holm's step-down adjustment over all {tests} comparisons with a p-value "
+        f"(every attribute, group and metric); significant = adjusted p < {alpha:g}"
+    )
+    if comparisons.empty:
+        adjustment = (
+            "Nothing to compare: every attribute has a single group, so there is no group to "
+            "set against a reference and no test"
+        )
     return {
         "tests": tests,
-        "adjustment": (
-            f"Holm's step-down adjustment over all {tests} comparisons with a p-value "
-            f"(every attribute, group and metric); significant = adjusted p < {alpha:g}"
-        ),
+        "adjustment": adjustment,
         "alpha": alpha,
         "significant": significant,
         "small_groups": small_groups,

@@ -55,6 +55,33 @@ def _short(label, width: int = _LABEL_WIDTH) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def _name(report, attribute, group, width: int | None = _LABEL_WIDTH, *, quote=False) -> str:
+    """A group's name as printed: escaped, distinct from the attribute's other groups'."""
+    try:
+        text = report.group_names(attribute, width=width)[group]
+    except (KeyError, TypeError):  # not a group of the table: shown on its own
+        text = printable(show_value(group) if quote else group)
+        return text if width is None else _short(text, width)
+    if quote and isinstance(group, str) and not text.startswith("'"):
+        return f"'{text}'"
+    return text
+
+
+def _row_name(report, row: dict) -> str:
+    return _name(report, row["attribute"], row["group"], quote=True)
+
+
+def _named(report, frame: pd.DataFrame, columns=("group",), width: int = _LABEL_WIDTH):
+    """``frame`` with its group columns replaced by their printed names (per attribute)."""
+    out = frame.copy()
+    for column in columns:
+        out[column] = [
+            _name(report, a, g, width)
+            for a, g in zip(frame["attribute"], frame[column], strict=True)
+        ]
+    return out
+
+
 def _number(value, digits: int = 4) -> str:
     if isinstance(value, str):
         return value
@@ -113,8 +140,9 @@ def _header(report, width: int) -> list[str]:
         ref = report.references[attribute]
         lines.append(
             f"Attribute {printable(show_value(attribute))}: reference group: "
-            f"{printable(show_value(ref))} ({why[settings['reference_rules'][attribute]]}); "
-            f"{count} groups"
+            f"{_name(report, attribute, ref, None, quote=True)} "
+            f"({why[settings['reference_rules'][attribute]]}); "
+            f"{count} group{'s' if count != 1 else ''}"
         )
     return [_wrap(line, width, indent="") for line in lines]
 
@@ -128,7 +156,7 @@ def _summary(report, width: int) -> list[str]:
         for row in summary["significant"]:
             out.append(
                 _wrap(
-                    f"- {printable(row['attribute'])} = {_short(show_value(row['group']))}: "
+                    f"- {printable(row['attribute'])} = {_row_name(report, row)}: "
                     f"{row['metric']} {_number(row['score'], 3)} vs "
                     f"{_number(row['reference_score'], 3)} (gap {_number(row['gap'], 3)}, "
                     f"n = {row['n']:,}, Holm p = {_pvalue(row['p_holm'])})",
@@ -136,10 +164,13 @@ def _summary(report, width: int) -> list[str]:
                     indent="    ",
                 )
             )
-    else:
+    elif summary["tests"]:
         out.append(
-            f"  No disparity of at least {settings['min_gap']:g} survives the adjusted tests "
-            "(which is not evidence of fairness: see the small groups)."
+            _wrap(
+                f"No disparity of at least {settings['min_gap']:g} survives the adjusted tests "
+                "(which is not evidence of fairness: see the small groups).",
+                width,
+            )
         )
     if summary["small_groups"]:
         out.append(
@@ -154,7 +185,7 @@ def _summary(report, width: int) -> list[str]:
         for row in summary["small_groups"]:
             out.append(
                 _wrap(
-                    f"- {printable(row['attribute'])} = {_short(show_value(row['group']))} "
+                    f"- {printable(row['attribute'])} = {_row_name(report, row)} "
                     f"(n = {row['n']:,}): {', '.join(row['metrics'])}",
                     width,
                     indent="    ",
@@ -165,7 +196,7 @@ def _summary(report, width: int) -> list[str]:
     for row in summary["small_references"]:
         out.append(
             _wrap(
-                f"Reference {_short(show_value(row['group']))} of "
+                f"Reference {_row_name(report, row)} of "
                 f"{printable(show_value(row['attribute']))} "
                 f"is itself small (n = {row['n']:,}) for {', '.join(row['metrics'])}: MATCH "
                 "treats its rates as exact, so read its p-values with care.",
@@ -177,7 +208,7 @@ def _summary(report, width: int) -> list[str]:
         for row in summary["uncertainty_unfair"]:
             out.append(
                 _wrap(
-                    f"- {printable(row['attribute'])} = {_short(show_value(row['group']))}: "
+                    f"- {printable(row['attribute'])} = {_row_name(report, row)}: "
                     f"{row['measure']} = {_number(row['ratio'], 3)}",
                     width,
                     indent="    ",
@@ -188,7 +219,7 @@ def _summary(report, width: int) -> list[str]:
         for row in summary["flips"]:
             out.append(
                 _wrap(
-                    f"- {printable(row['attribute'])} = {_short(show_value(row['group']))}, "
+                    f"- {printable(row['attribute'])} = {_row_name(report, row)}, "
                     f"{row['metric']}: survives in {_share(row['share_survives'])} of "
                     f"{row['runs']} runs" + _ratio_share(row["share_ratio_unfair"]),
                     width,
@@ -219,11 +250,11 @@ def _share(value) -> str:
     return "NaN" if value is None or math.isnan(value) else f"{value:.0%}"
 
 
-def _ref_labels(part: pd.DataFrame) -> list[str]:
+def _ref_labels(report, part: pd.DataFrame) -> list[str]:
     reference = part["is_reference"].to_numpy(dtype=bool)
     return [
-        f"{_short(g, _LABEL_WIDTH - 6)} (ref)" if r else _short(g)
-        for g, r in zip(part["group"], reference, strict=True)
+        f"{_name(report, a, g, _LABEL_WIDTH - 6)} (ref)" if r else _name(report, a, g)
+        for a, g, r in zip(part["attribute"], part["group"], reference, strict=True)
     ]
 
 
@@ -235,7 +266,7 @@ def _groups(report, width: int) -> list[str]:
         reference = part["is_reference"].to_numpy(dtype=bool)
         counts = pd.DataFrame(
             {
-                "group": _ref_labels(part),
+                "group": _ref_labels(report, part),
                 "n": part["n"].to_numpy(),
                 "share": part["share"].to_numpy(),
                 **{c: part[c].to_numpy() for c in ("TP", "FN", "FP", "TN")},
@@ -244,7 +275,7 @@ def _groups(report, width: int) -> list[str]:
         )
         rates = pd.DataFrame(
             {
-                "group": _ref_labels(part),
+                "group": _ref_labels(report, part),
                 **{c: part[c].to_numpy() for c in ("PPR", "PREV", "ACC", "TPR", "FPR")},
                 **{c: part[c].to_numpy() for c in ("PPV", "B")},
                 **{
@@ -270,7 +301,7 @@ def _comparisons(report, width: int) -> list[str]:
     rates = report.tables["rates"].set_index(["attribute", "group", "metric"])
     out = []
     formats = {
-        "group": _short,
+        "group": str,
         "metric": str,
         "n": str,
         "score": lambda v: _number(v, 3),
@@ -292,7 +323,7 @@ def _comparisons(report, width: int) -> list[str]:
         ]
         shown = pd.DataFrame(
             {
-                "group": part["group"].to_numpy(),
+                "group": _named(report, part)["group"].to_numpy(),
                 "metric": part["metric"].to_numpy(),
                 "n": part["n"].to_numpy(),
                 "score": part["score"].to_numpy(),
@@ -328,10 +359,9 @@ def _seven(report, width: int) -> list[str]:
         )
     ]
     shown = table.drop(columns=["class"]).copy()
-    shown["pair"] = [
-        f"{_short(a, 14)} vs {_short(b, 14)}"
-        for a, b in zip(shown.pop("largest"), shown.pop("second"), strict=True)
-    ]
+    named = _named(report, shown, ("largest", "second"), 14)
+    shown.pop("largest"), shown.pop("second")
+    shown["pair"] = [f"{a} vs {b}" for a, b in zip(named["largest"], named["second"], strict=True)]
     formats = {c: _number for c in shown.columns}
     formats.update({"attribute": lambda a: _short(a, 20), "pair": str})
     out.append(_table(shown, formats, width))
@@ -353,13 +383,13 @@ def _uncertainty(report, width: int) -> list[str]:
     ]
     columns = ["attribute", "group", "n", "U_e", "U_a", "U_p", "F_Epis", "F_Alea", "F_Pred"]
     columns += ["flags"]
-    shown = table.copy()
+    shown = _named(report, table)
     shown["flags"] = [
         ", ".join(m for m in ("F_Epis", "F_Alea", "F_Pred") if row[f"{m}_flag"] == "unfair")
         for _, row in table.iterrows()
     ]
     formats = {c: _number for c in columns}
-    formats.update({"attribute": lambda a: _short(a, 16), "group": _short, "n": str, "flags": str})
+    formats.update({"attribute": lambda a: _short(a, 16), "group": str, "n": str, "flags": str})
     out.append(_table(shown[columns], formats, width))
     return out
 
@@ -391,12 +421,13 @@ def _stability(report, width: int) -> list[str]:
         "flips": "flips",
     }
     formats = {name: (lambda v: _number(v, 3)) for name in names.values()}
-    formats.update({"group": _short, "metric": str, "survives": _share, "ratio unfair": _share})
+    formats.update({"group": str, "metric": str, "survives": _share, "ratio unfair": _share})
     for attribute in report.attributes:
         part = table[table["attribute"] == attribute]
         if part.empty:
             continue
         out.append(_wrap(f"  {printable(show_value(attribute))}:", width, ""))
+        part = _named(report, part)
         out.append(_table(part[list(names)].rename(columns=names), formats, width))
     seven = report.tables["stability_seven_metrics"]
     if seven is not None and not seven.empty:
@@ -431,8 +462,8 @@ def _scores(report, width: int) -> list[str]:
     columns = ["attribute", "group", "n", "score_mean", "score_mean_positives"]
     columns += ["positives_gap", "score_mean_negatives", "negatives_gap", "brier"]
     formats = {c: _number for c in columns}
-    formats.update({"attribute": lambda a: _short(a, 16), "group": _short, "n": str})
-    out.append(_table(table[columns], formats, width))
+    formats.update({"attribute": lambda a: _short(a, 16), "group": str, "n": str})
+    out.append(_table(_named(report, table)[columns], formats, width))
     return out
 
 
@@ -461,7 +492,7 @@ def _notes(report, width: int) -> list[str]:
     for row in summary["undefined"]:
         out.append(
             _wrap(
-                f"- {printable(row['attribute'])} = {_short(show_value(row['group']))}, "
+                f"- {printable(row['attribute'])} = {_row_name(report, row)}, "
                 f"{row['metric']}: {printable(row['note'])}",
                 width,
                 indent="    ",

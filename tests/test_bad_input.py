@@ -292,3 +292,302 @@ DENOMINATORS = {
 def test_nan_exactly_where_a_rate_is_undefined(cm):
     for name, denominator in DENOMINATORS.items():
         assert bool(np.isnan(compute(name, cm))) == (denominator(*cm) == 0), (name, cm)
+
+
+# ------------------------------------------------------------------ issue 37: the audit's input
+def _audit_cli(capsys, path, *options):
+    status = main(["audit", str(path), *options])
+    return status, capsys.readouterr()
+
+
+AUDIT_FILES_REFUSED = [
+    # (label, file text, options, fragment of the one-line error)
+    ("y_pred twice", "y_true,y_pred,group,y_pred\n1,1,a,0\n0,0,b,1\n", [], "2 columns named"),
+    ("group twice", "y_true,y_pred,group,group\n1,1,a,x\n0,0,b,y\n", [], "2 columns named"),
+    (
+        "runs glob takes y_true",
+        "y_true,y_pred,group\n1,1,a\n0,0,b\n",
+        ["--runs", "y_*"],
+        "also matches 'y_true'",
+    ),
+    (
+        "stray ? in y_true",
+        "y_true,y_pred,group\n1,1,a\n?,0,b\n0,1,b\n",
+        [],
+        "y_true holds text among its numbers: '?'",
+    ),
+    (
+        "stray text in y_pred",
+        "y_true,y_pred,group\n1,1,a\n0,x,b\n0,1,b\n",
+        [],
+        "y_pred holds text among its numbers",
+    ),
+    ("NUL in y_true", "y_true,y_pred,group\n1,1,a\n0\x00,0,b\n", [], "NUL byte"),
+    ("NUL in a group", "y_true,y_pred,group\n1,1,a\n0,0,b\x00c\n", [], "NUL byte"),
+    (
+        "alpha 1e-320",
+        "y_true,y_pred,group\n1,1,a\n0,0,b\n",
+        ["--alpha", "1e-320"],
+        "too small to test at",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "options", "fragment"),
+    [case[1:] for case in AUDIT_FILES_REFUSED],
+    ids=[case[0] for case in AUDIT_FILES_REFUSED],
+)
+def test_audit_refuses_ambiguous_input_in_one_line(tmp_path, capsys, text, options, fragment):
+    path = tmp_path / "p.csv"
+    path.write_bytes(text.encode())
+    with pytest.raises(SystemExit) as info:
+        _audit_cli(capsys, path, *options)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert fragment in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("rows", ["1,1,a\n", "1,1,a\n0,0,a\n1,0,a\n"], ids=["one row", "one group"])
+def test_audit_one_row_or_one_group_reports(tmp_path, capsys, rows):
+    path = tmp_path / "p.csv"
+    path.write_text("y_true,y_pred,group\n" + rows)
+    status, out = _audit_cli(capsys, path)
+    assert status == 0 and "Nothing to compare" in out.out
+
+
+def test_audit_labels_near_2_64_with_positive(tmp_path, capsys):
+    top = 2**64 - 1
+    path = tmp_path / "p.csv"
+    path.write_text(f"y_true,y_pred,group\n{top},{top},a\n{top - 1},{top},b\n{top},{top - 1},b\n")
+    status, out = _audit_cli(capsys, path, "--positive", str(top))
+    assert status == 0 and f"Positive (beneficial) label: {top}" in out.out
+
+
+@pytest.mark.parametrize("suffix", ["gz", "bz2", "xz"])
+def test_audit_truncated_compressed_file_is_one_line(tmp_path, capsys, suffix):
+    import bz2
+    import gzip
+    import lzma
+
+    module = {"gz": gzip, "bz2": bz2, "xz": lzma}[suffix]
+    data = module.compress(("y_true,y_pred,group\n" + "1,0,a\n0,1,b\n" * 500).encode())
+    path = tmp_path / f"p.csv.{suffix}"
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(SystemExit) as info:
+        _audit_cli(capsys, path)
+    assert info.value.code == 2 and "truncated or damaged" in capsys.readouterr().err
+
+
+def test_audit_reads_a_fifo(tmp_path, capsys):
+    import os
+    import threading
+
+    path = tmp_path / "pipe"
+    os.mkfifo(path)
+    writer = threading.Thread(
+        target=path.write_text, args=("y_true,y_pred,group\n1,1,a\n0,0,b\n1,0,b\n",)
+    )
+    writer.start()
+    status, out = _audit_cli(capsys, path)
+    writer.join()
+    assert status == 0 and "Fairness audit of 3 rows" in out.out
+
+
+def test_audit_reads_standard_input():
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "fairbook", "audit", "/dev/stdin"],
+        input=b"y_true,y_pred,group\n1,1,a\n0,0,b\n1,0,b\n",
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert b"Fairness audit of 3 rows" in done.stdout
+
+
+@pytest.mark.parametrize("backend", ["numpy_nullable", "pyarrow"])
+def test_audit_modern_dtypes_match_numpy(backend):
+    frame = pd.DataFrame(
+        {
+            "y_true": [1, 0, 1, 0, 1, 0],
+            "y_pred": [1, 1, 0, 0, 1, 0],
+            "group": list("aabbab"),
+            "p_0": [0.9, 0.2, 0.4, 0.1, 0.8, 0.3],
+            "flag": [True, False] * 3,
+        }
+    )
+    frame["s"] = frame["p_0"] / 2
+    options = {"groups": ["group", "flag"], "samples": ["p_*"], "score": "s"}
+    expected = audit(frame, **options).to_json()
+    assert audit(frame.convert_dtypes(dtype_backend=backend), **options).to_json() == expected
+
+
+def test_audit_object_groups_mixing_ints_and_text_are_one_line():
+    groups = np.array([1, "a", 1, "a"], dtype=object)
+    with pytest.raises(ValueError, match="cannot be ordered together"):
+        audit([1, 0, 1, 0], [1, 1, 0, 0], groups)
+
+
+# ------------------------------------------ fairbook record / ledger / figures / run (issue 37)
+def _cli(*argv):
+    try:
+        return main(list(argv))
+    except SystemExit as exc:  # usage errors
+        return int(exc.code or 0)
+
+
+def _cps_folder(tmp_path):
+    return tmp_path / "03_small_groups" / "cps"
+
+
+def _provenance_without(key):
+    def damage(folder):
+        import json
+
+        path = folder / "n005.json"
+        record_ = json.loads(path.read_text())
+        del record_[key]
+        path.write_text(json.dumps(record_))
+
+    return damage
+
+
+RECORD_DAMAGES = [
+    ("no parameters", _provenance_without("parameters"), "n005.json lacks parameters"),
+    ("no fingerprint", _provenance_without("fingerprint"), "n005.json lacks fingerprint"),
+    ("no seconds", _provenance_without("seconds"), "n005.json lacks seconds"),
+    ("table gone", lambda f: (f / "n005.parquet").unlink(), "n005.parquet is gone"),
+    (
+        "table truncated",
+        lambda f: (f / "n005.parquet").write_bytes((f / "n005.parquet").read_bytes()[:64]),
+        "n005.parquet is truncated",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def recorded_n005(tmp_path_factory):
+    """One cheap unit of chapter 03's recording, recorded once for the module."""
+    root = tmp_path_factory.mktemp("recorded")
+    argv = ("record", "03", "cps", "--profile", "fast", "--units", "n005", "--into", str(root))
+    assert _cli(*argv) == 0
+    return root
+
+
+@pytest.mark.parametrize(
+    ("damage", "problem"), [d[1:] for d in RECORD_DAMAGES], ids=[d[0] for d in RECORD_DAMAGES]
+)
+def test_record_damaged_unit_is_one_line_then_recorded_again(
+    tmp_path, capsys, recorded_n005, damage, problem
+):
+    import shutil
+
+    root = tmp_path / "r"
+    shutil.copytree(recorded_n005, root)
+    damage(_cps_folder(root))
+    capsys.readouterr()
+    assert _cli("record", "03", "--profile", "fast", "--into", str(root)) == 2  # listing
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1, captured
+    assert "unit n005 is damaged" in captured.err and problem in captured.err
+    assert "recording it again fixes it" in captured.err and "Traceback" not in captured.err
+    argv = ("record", "03", "cps", "--profile", "fast", "--units", "n005", "--into", str(root))
+    assert _cli(*argv) == 0  # recording: says so and records it again
+    captured = capsys.readouterr()
+    assert "unit n005 of 03_small_groups/cps is damaged" in captured.err
+    assert "recording it again" in captured.err and "1 unit(s) written" in captured.out
+
+
+def test_record_into_a_path_under_a_file_is_one_line(tmp_path, capsys):
+    (tmp_path / "file").write_text("x")
+    argv = ("record", "03", "cps", "--profile", "fast", "--units", "n005")
+    assert _cli(*argv, "--into", str(tmp_path / "file" / "sub")) == 2
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'file'} is a file, not a folder; nothing was computed" in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_record_unwritable_folder_is_refused_before_computing(tmp_path, capsys, monkeypatch):
+    import fairbook.recordings as recordings
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(tmp_path))
+
+    def never(*args, **kwargs):  # pragma: no cover - the point is that it is not reached
+        raise AssertionError("computed before checking the folder")
+
+    monkeypatch.setattr(recordings.tempfile, "mkstemp", refuse)
+    monkeypatch.setattr(recordings, "_record_unit", never)
+    argv = ("record", "03", "cps", "--profile", "fast", "--units", "n005")
+    assert _cli(*argv, "--into", str(tmp_path)) == 2
+    err = capsys.readouterr().err
+    assert "Permission denied" in err and "nothing was computed" in err and "Traceback" not in err
+
+
+def _ledger_notebook(folder, content: bytes):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "01_x.ipynb").write_bytes(content)
+    return folder
+
+
+LEDGER_FILES = [
+    ("not JSON", b"{truncated", "not JSON (line 1"),
+    ("not UTF-8", '{"cells": ["caf\u00e9"]}'.encode("latin-1"), "not UTF-8 text"),
+    ("a JSON list", b"[1, 2]", "not a notebook"),
+    ("cells not a list", b'{"cells": 3}', "not a notebook"),
+    ("a cell not an object", b'{"cells": [3]}', "cell 1 is not a notebook cell"),
+    (
+        "rows not a list",
+        b'{"cells": [{"outputs": [{"metadata": {"fairbook_ledger": {"rows": "x"}}}]}]}',
+        "without a list of rows",
+    ),
+    (
+        "a row lacking fields",
+        b'{"cells": [{"outputs": [{"metadata": {"fairbook_ledger": {"rows": [{"paper": 1}]}}}]}]}',
+        "ledger row 1 of cell 1 lacks source",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("content", "fragment"), [c[1:] for c in LEDGER_FILES], ids=[c[0] for c in LEDGER_FILES]
+)
+def test_ledger_bad_executed_file_is_one_line_exit_2(tmp_path, capsys, content, fragment):
+    folder = _ledger_notebook(tmp_path / "executed", content)
+    assert _cli("ledger", "--executed", str(folder)) == 2
+    err = capsys.readouterr().err
+    assert "01_x.ipynb is not an executed chapter" in err and fragment in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("notebooks", [0, 1], ids=["no notebooks", "no rows"])
+def test_ledger_empty_is_said_with_exit_2(tmp_path, capsys, notebooks):
+    folder = tmp_path / "executed"
+    folder.mkdir()
+    if notebooks:
+        _ledger_notebook(folder, b'{"cells": [], "metadata": {}, "nbformat": 4}')
+    assert _cli("ledger", "--executed", str(folder)) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "the ledger is empty" in captured.err
+    assert ("carry no ledger rows" if notebooks else "hold no *.ipynb") in captured.err
+
+
+def test_figures_refused_chapter_creates_no_folder(tmp_path, capsys):
+    out = tmp_path / "figs"
+    assert _cli("figures", "99", "--out", str(out)) == 2
+    assert "unknown chapter '99'" in capsys.readouterr().err
+    assert not out.exists()
+    assert _cli("figures", "01", "-p", "nope", "1", "--out", str(out)) == 2
+    assert "nope" in capsys.readouterr().err and not out.exists()
+
+
+def test_run_output_under_a_file_is_one_line_exit_2(tmp_path, capsys):
+    (tmp_path / "file").write_text("x")
+    assert _cli("run", "01", "-o", str(tmp_path / "file" / "out.ipynb")) == 2
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'file'} is a file, not a folder" in err
+    assert err.count("\n") == 1 and "Traceback" not in err

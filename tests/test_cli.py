@@ -334,7 +334,7 @@ def test_ledger_prints_tallies_rows_and_writes_files(tmp_path, capsys):
     ("setup", "fragment"),
     [
         ("missing", "no executed chapters"),
-        ("empty", "carry no ledger rows"),
+        ("empty", "the ledger is empty"),
         ("bad-suffix", "cannot write"),
     ],
 )
@@ -426,4 +426,5 @@ def test_record_with_a_corrupt_provenance_is_one_line(tmp_path, capsys):
     (folder / "n005.json").write_text("{not json")
     assert run_cli("record", "03", "--into", str(tmp_path)) == 2
     err = capsys.readouterr().err
-    assert "not a recording's provenance" in err and "Traceback" not in err
+    assert "unit n005 is damaged (its provenance n005.json is not JSON)" in err
+    assert "recording it again fixes it" in err and "Traceback" not in err

@@ -35,3 +35,66 @@ def test_check_n_jobs():
             check_n_jobs(bad)
     with pytest.raises(ValueError, match="n_jobs"):
         list(ordered_map(pow, [((2, 2), {})], n_jobs=0))
+
+
+def test_guarded_runs_as_is_here_and_signals_keep_their_handlers():
+    import signal
+
+    import fairbook.parallel as parallel
+
+    before = parallel._WATCHING
+    assert parallel.guarded(pow)(2, 3) == 8 and parallel._WATCHING == before  # no watchdog here
+    assert parallel.guarded(parallel.guarded(pow)).function is pow
+    mine = signal.signal(signal.SIGTERM, lambda *a: None)
+    try:
+        custom = signal.getsignal(signal.SIGTERM)
+        with parallel.stop_on_signals():
+            assert signal.getsignal(signal.SIGTERM) is custom  # a handler already set is kept
+    finally:
+        signal.signal(signal.SIGTERM, mine)
+
+
+def test_workers_end_when_their_parent_is_killed(tmp_path):
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from fairbook.parallel import descendants
+
+    if not Path("/proc").is_dir():
+        pytest.skip("reads the process tree from /proc")
+    script = tmp_path / "spin.py"
+    script.write_text(
+        "import os, sys, time\n"
+        "from fairbook.parallel import ordered_map\n"
+        "def spin(i):\n"
+        "    open(os.path.join(sys.argv[1], f'w{os.getpid()}'), 'w').close()\n"
+        "    while True: sum(range(1000))\n"
+        "list(ordered_map(spin, [((i,), {}) for i in range(2)], n_jobs=2))\n"
+    )
+    parent = subprocess.Popen([sys.executable, str(script), str(tmp_path)])
+    try:
+        end = time.monotonic() + 60
+        while len(list(tmp_path.glob("w*"))) < 2 and time.monotonic() < end:
+            time.sleep(0.1)
+        workers = {int(p.name[1:]) for p in tmp_path.glob("w*")}
+        assert len(workers) == 2 and workers <= set(descendants(parent.pid))
+        tree = descendants(parent.pid)
+        parent.kill()  # kill -9: nothing in the parent runs
+        parent.wait()
+
+        def alive(pid):
+            try:
+                return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+            except OSError:
+                return False
+
+        end = time.monotonic() + 10
+        while any(alive(pid) for pid in tree) and time.monotonic() < end:
+            time.sleep(0.2)
+        left = [pid for pid in tree if alive(pid)]
+        assert left == []
+    finally:
+        parent.kill()
+        parent.wait()

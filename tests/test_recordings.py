@@ -1,11 +1,24 @@
 """Tests of fairbook.recordings: record, resume, merge, provenance and staleness."""
 
+import contextlib
 import json
+import os
+import signal
+import time
+from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from fairbook.recordings import Recordable, Recording, fingerprint, load, record, recorded_units
+from fairbook.recordings import (
+    DamagedRecording,
+    Recordable,
+    Recording,
+    fingerprint,
+    load,
+    record,
+    recorded_units,
+)
 
 CALLS = []
 
@@ -122,18 +135,266 @@ def test_empty_recording_describes_itself():
     assert empty.budget == "full (not recorded)"
 
 
-def test_an_interrupted_unit_is_not_recorded_and_a_corrupt_one_is_named(tmp_path):
+def test_a_table_without_provenance_is_an_unfinished_unit_recorded_again(tmp_path):
     config = {"seeds": 2, "scale": 1.0, "n_jobs": 1}
     record("00_toy", TOY, config, root=tmp_path, progress=False)
     folder = tmp_path / "00_toy" / "toy"
-    (folder / "s1.parquet").unlink()  # provenance without its table
+    (folder / "s1.json").unlink()  # the table is written first: interrupted before this
     assert [p["unit"] for p in load("00_toy", TOY, root=tmp_path).provenance] == ["s0"]
     CALLS.clear()
     record("00_toy", TOY, config, root=tmp_path, progress=False)
     assert CALLS == ["s1"]
-    (folder / "s0.json").write_text("{not json")
-    with pytest.raises(ValueError, match="not a recording's provenance"):
-        load("00_toy", TOY, root=tmp_path)
+    assert load("00_toy", TOY, root=tmp_path).frame["value"].tolist() == [0.1, 1.1]
+
+
+def _drop(key):
+    def damage(folder):
+        path = folder / "s1.json"
+        provenance = json.loads(path.read_text())
+        del provenance[key]
+        path.write_text(json.dumps(provenance))
+
+    return damage
+
+
+def _edit(key, value):
+    def damage(folder):
+        path = folder / "s1.json"
+        provenance = json.loads(path.read_text())
+        provenance[key] = value
+        path.write_text(json.dumps(provenance))
+
+    return damage
+
+
+def _truncate(folder):
+    path = folder / "s1.parquet"
+    path.write_bytes(path.read_bytes()[:100])
+
+
+DAMAGES = [
+    ("no parameters", _drop("parameters"), "s1.json lacks parameters"),
+    ("no fingerprint", _drop("fingerprint"), "s1.json lacks fingerprint"),
+    ("no seconds", _drop("seconds"), "s1.json lacks seconds"),
+    ("seconds as text", _edit("seconds", "12"), "s1.json has a bad seconds"),
+    ("another unit's", _edit("unit", "s0"), "s1.json names unit 's0'"),
+    ("wrong row count", _edit("rows", 7), "has 1 rows, its provenance says 7"),
+    ("table gone", lambda f: (f / "s1.parquet").unlink(), "its table s1.parquet is gone"),
+    ("table truncated", _truncate, "s1.parquet is truncated or not Parquet"),
+    ("not JSON", lambda f: (f / "s1.json").write_text("{not json"), "s1.json is not JSON"),
+    ("not UTF-8", lambda f: (f / "s1.json").write_bytes(b"\xff\xfe"), "s1.json is not JSON"),
+    ("a JSON list", lambda f: (f / "s1.json").write_text("[1]"), "not a JSON object"),
+]
+
+
+@pytest.mark.parametrize(
+    ("damage", "problem"), [d[1:] for d in DAMAGES], ids=[d[0] for d in DAMAGES]
+)
+def test_a_damaged_unit_is_named_and_recorded_again(tmp_path, damage, problem):
+    config = {"seeds": 2, "scale": 1.0, "n_jobs": 1}
+    record("00_toy", TOY, config, root=tmp_path, progress=False)
+    damage(tmp_path / "00_toy" / "toy")
+    for read in (
+        lambda: load("00_toy", TOY, settings=config, root=tmp_path),
+        lambda: recorded_units("00_toy", TOY, settings=config, root=tmp_path),
+    ):
+        with pytest.raises(DamagedRecording) as info:
+            read()
+        message = str(info.value)
+        assert message.startswith("00_toy/toy: unit s1 is damaged (") and problem in message
+        assert "recording it again fixes it: fairbook record 00_toy toy --units s1" in message
+        assert "\n" not in message and list(info.value.damaged) == ["s1"]
+    CALLS.clear()
+    said = []
+    written = record("00_toy", TOY, config, root=tmp_path, progress=False, echo=said.append)
+    assert CALLS == ["s1"] and [p.name for p in written] == ["s1.parquet"]
+    assert said == [
+        f"unit s1 of 00_toy/toy is damaged ({info.value.damaged['s1'].problem}): recording it again"
+    ]
+    assert load("00_toy", TOY, settings=config, root=tmp_path).frame["value"].tolist() == [0.1, 1.1]
+
+
+def test_damage_that_recording_does_not_fix_is_refused_before_computing(tmp_path):
+    config = {"seeds": 2, "scale": 1.0, "n_jobs": 1}
+    folder = tmp_path / "00_toy" / "toy"
+    (folder / "s1.json").mkdir(parents=True)  # a folder where the provenance goes
+    CALLS.clear()
+    with pytest.raises(DamagedRecording, match="recording again does not fix s1: remove"):
+        record("00_toy", TOY, config, root=tmp_path, progress=False)
+    assert CALLS == []
+
+
+def test_a_folder_under_a_file_is_refused_before_computing(tmp_path):
+    (tmp_path / "file").write_text("x")
+    CALLS.clear()
+    with pytest.raises(ValueError, match=r"file is a file, not a folder; nothing was computed"):
+        record("00_toy", TOY, {"seeds": 1, "scale": 1.0}, root=tmp_path / "file" / "r")
+    assert CALLS == []
+
+
+def test_an_unwritable_folder_is_refused_before_computing(tmp_path, monkeypatch):
+    import fairbook.recordings as recordings
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(tmp_path))
+
+    monkeypatch.setattr(recordings.tempfile, "mkstemp", refuse)
+    CALLS.clear()
+    with pytest.raises(ValueError, match="Permission denied.*nothing was computed"):
+        record("00_toy", TOY, {"seeds": 1, "scale": 1.0}, root=tmp_path, progress=False)
+    assert CALLS == []
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_a_read_only_folder_is_refused_before_computing(tmp_path):
+    folder = tmp_path / "00_toy" / "toy"
+    folder.mkdir(parents=True)
+    folder.chmod(0o555)
+    CALLS.clear()
+    try:
+        with pytest.raises(ValueError, match="nothing was computed"):
+            record("00_toy", TOY, {"seeds": 1, "scale": 1.0}, root=tmp_path, progress=False)
+    finally:
+        folder.chmod(0o755)
+    assert CALLS == []
+
+
+def test_a_unit_locked_by_another_recorder_is_skipped_and_a_stale_lock_is_taken(tmp_path):
+    from fairbook.recordings import _unit_lock
+
+    config = {"seeds": 2, "scale": 1.0, "n_jobs": 1}
+    folder = tmp_path / "00_toy" / "toy"
+    folder.mkdir(parents=True)
+    (folder / ".s1.lock").write_text("999999999")  # left by a recorder that died: no flock
+    CALLS.clear()
+    said = []
+    with _unit_lock(folder, "s0") as holder:  # as another process would hold it
+        assert holder is None and (folder / ".s0.lock").read_text() == str(os.getpid())
+        record("00_toy", TOY, config, root=tmp_path, progress=False, echo=said.append)
+    assert CALLS == ["s1"]
+    assert said == [
+        f"unit s0 of 00_toy/toy is being recorded by another process "
+        f"(pid {os.getpid()}): skipped here"
+    ]
+    assert sorted(p.name for p in folder.iterdir()) == ["s1.json", "s1.parquet"]  # no lock left
+    record("00_toy", TOY, config, root=tmp_path, progress=False)
+    assert CALLS == ["s1", "s0"]
+
+
+RECORDER = """
+import os, sys, time
+from pathlib import Path
+import pandas as pd
+from fairbook.parallel import ordered_map
+from fairbook.recordings import Recordable, record
+
+root, mode = Path(sys.argv[1]), sys.argv[2]
+
+def spin(tag):
+    (root / f"started-{tag}-{os.getpid()}").write_text("")
+    end = time.time() + float(sys.argv[3])
+    while time.time() < end:
+        sum(range(1000))
+    return tag
+
+def run(unit, settings):
+    if mode == "nested":  # the unit's own workers (fairbook.parallel.ordered_map)
+        list(ordered_map(spin, [((f"{unit}-{i}",), {}) for i in range(2)], n_jobs=2))
+    else:
+        spin(unit)
+    return pd.DataFrame({"unit": [unit]})
+
+toy = Recordable("spin", lambda s: ["a", "b"], run, depends=("fairbook.stats.cps",),
+                 parameters=())
+n_jobs = 2 if mode == "units" else 1
+record("00_toy", toy, {"n_jobs": n_jobs}, root=root, progress=False)
+"""
+
+
+def _start_recorder(tmp_path, mode, seconds=120):
+    import subprocess
+    import sys
+
+    script = tmp_path / "recorder.py"
+    script.write_text(RECORDER)
+    return subprocess.Popen(
+        [sys.executable, str(script), str(tmp_path), mode, str(seconds)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+
+
+def _wait_for(predicate, seconds):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return predicate()
+
+
+def _alive(pid):
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process tree from /proc")
+@pytest.mark.parametrize(
+    ("mode", "signum"),
+    [
+        ("units", signal.SIGKILL),
+        ("units", signal.SIGTERM),
+        ("units", signal.SIGINT),
+        ("nested", signal.SIGKILL),
+        ("nested", signal.SIGTERM),
+    ],
+    ids=["units-kill9", "units-term", "units-int", "nested-kill9", "nested-term"],
+)
+def test_killing_a_recording_leaves_no_worker_computing(tmp_path, mode, signum):
+    from fairbook.parallel import descendants
+
+    recorder = _start_recorder(tmp_path, mode)
+    try:
+        assert _wait_for(lambda: len(list(tmp_path.glob("started-*"))) >= 2, 60), (
+            recorder.stdout.read1().decode() if recorder.poll() is not None else "not started"
+        )
+        workers = descendants(recorder.pid)
+        computing = {int(p.name.rsplit("-", 1)[1]) for p in tmp_path.glob("started-*")}
+        assert computing and computing <= set(workers)
+        recorder.send_signal(signum)
+        recorder.wait(timeout=30)
+        assert _wait_for(lambda: not any(_alive(pid) for pid in workers), 10), [
+            pid for pid in workers if _alive(pid)
+        ]
+        if signum == signal.SIGTERM:
+            assert recorder.returncode == 128 + signal.SIGTERM or recorder.returncode == 1
+        assert not list((tmp_path / "00_toy" / "spin").glob("*.json"))  # nothing half-written
+    finally:
+        for pid in [recorder.pid, *descendants(recorder.pid)]:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        recorder.wait()
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process tree from /proc")
+def test_two_recorders_of_one_folder_compute_each_unit_once(tmp_path):
+    first = _start_recorder(tmp_path, "single", seconds=12)
+    assert _wait_for(lambda: any(tmp_path.glob("started-*")), 60)
+    second = _start_recorder(tmp_path, "single", seconds=12)  # starts while "a" is computed
+    out = [p.communicate(timeout=120)[0].decode() for p in (first, second)]
+    assert first.returncode == second.returncode == 0, out
+    started = sorted(p.name.split("-")[1] for p in tmp_path.glob("started-*"))
+    assert started == ["a", "b"], out  # each unit computed by one recorder only
+    assert "unit a of 00_toy/spin is being recorded by another process" in out[1]
+    assert sorted(p.name for p in (tmp_path / "00_toy" / "spin").iterdir()) == [
+        "a.json",
+        "a.parquet",
+        "b.json",
+        "b.parquet",
+    ]
 
 
 # ---- configuration left out of the fingerprint, and re-attesting after its definition changes

@@ -10,7 +10,8 @@ status. Adding a subcommand (e.g. ``audit``) is adding one such function::
         return main(args)
 
 Exit status: 0 success, 1 failure (a chapter raised, data did not verify), 2 usage error
-(unknown chapter, unknown parameter, bad value).
+(unknown chapter, unknown parameter, bad value, a damaged recording, an empty or unreadable
+ledger), 130 after Ctrl-C, 128 + the signal after SIGTERM or SIGHUP during ``record``.
 """
 
 from __future__ import annotations
@@ -159,7 +160,12 @@ def _run(args: argparse.Namespace) -> int:
         if "profile" in params and params["profile"] != args.profile:
             raise UsageError("--profile and -p profile disagree")
         params["profile"] = args.profile
-    result = chapters.run(args.chapter, params, output=args.output, log_output=args.log_output)
+    try:
+        result = chapters.run(args.chapter, params, output=args.output, log_output=args.log_output)
+    except OSError as exc:  # the output's folder cannot be made (a path under a file, ...)
+        raise UsageError(
+            f"cannot write {args.output or 'the output notebook'}: {_why(exc)}"
+        ) from None
     if not result.ok:
         print(f"fairbook run: {result.chapter.slug} failed: {result.error}", file=sys.stderr)
         print(f"the executed notebook (with the traceback) is {result.output}", file=sys.stderr)
@@ -211,10 +217,11 @@ def _record(args: argparse.Namespace) -> int:
     except ValueError as exc:  # an unknown profile
         raise UsageError(f"{chapter.slug}: {exc}") from None
     if not args.recording:
-        if not available:
-            print(f"{chapter.slug}: nothing to record")
-        else:
-            print(f"{chapter.slug} at profile {args.profile!r}, seed {args.seed}:")
+        lines = [
+            f"{chapter.slug} at profile {args.profile!r}, seed {args.seed}:"
+            if available
+            else f"{chapter.slug}: nothing to record"
+        ]
         for name, recordable in available.items():
             config = {"seed": args.seed, **profile_settings}
             try:
@@ -222,14 +229,15 @@ def _record(args: argparse.Namespace) -> int:
                 elsewhere = _recorded_at_other_profiles(
                     chapter.slug, recordable, package, args.profile, seed=args.seed, root=args.into
                 )
-            except ValueError as exc:  # a corrupt provenance file
+            except ValueError as exc:  # a damaged unit (recordings.DamagedRecording)
                 raise UsageError(str(exc)) from None
-            print(f"{name}: {recordable.description}\n  {state.describe()}")
-            for profile, count in elsewhere.items():
-                print(
-                    f"  ({count} unit(s) recorded at profile {profile!r}: "
-                    f"fairbook record {args.chapter} --profile {profile})"
-                )
+            lines.append(f"{name}: {recordable.description}\n  {state.describe()}")
+            lines += [
+                f"  ({count} unit(s) recorded at profile {profile!r}: "
+                f"fairbook record {args.chapter} --profile {profile})"
+                for profile, count in elsewhere.items()
+            ]
+        print("\n".join(lines))  # only once every recording has been read: an error is alone
         return 0
     if args.recording not in available:
         raise UsageError(
@@ -254,7 +262,13 @@ def _record(args: argparse.Namespace) -> int:
         return 0
     try:
         written = recordings.record(
-            chapter.slug, recordable, config, units=args.units, root=args.into, progress=None
+            chapter.slug,
+            recordable,
+            config,
+            units=args.units,
+            root=args.into,
+            progress=None,
+            echo=lambda line: print(f"fairbook record: {line}", file=sys.stderr, flush=True),
         )
         state = recordings.load(chapter.slug, recordable, settings=config, root=args.into)
     except ValueError as exc:
@@ -379,16 +393,33 @@ def _chapters(args: argparse.Namespace) -> int:
 def _figures(args: argparse.Namespace) -> int:
     """Execute the chapter (papermill) and save each of its matplotlib figures as
     <chapter>-figNN.png (300 dpi) and .svg in the order they appear."""
+    from fairbook.build import chapters
     from fairbook.build.figures import export_figures
 
+    parameters = _parameter_pairs(args.parameter)
+    # refuse an unknown chapter or parameter before the folder is created
+    chapters.coerce_parameters(chapters.resolve(args.chapter, chapters.discover()), parameters)
     try:
-        export_figures(args.chapter, args.out, parameters=_parameter_pairs(args.parameter))
+        export_figures(args.chapter, args.out, parameters=parameters)
     except RuntimeError as exc:
         print(f"fairbook figures: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:
-        raise UsageError(f"cannot write to {args.out}: {exc}") from None
+        raise UsageError(f"cannot write to {args.out}: {_why(exc)}") from None
     return 0
+
+
+def _why(exc: OSError) -> str:
+    """An ``OSError`` in a few words: a path under a file, no permission, ..."""
+    from pathlib import Path
+
+    if isinstance(exc, (FileExistsError, NotADirectoryError)):
+        path = Path(exc.filename or ".")
+        for part in (path, *path.parents):  # the file that stands where a folder must be
+            if part.exists() and not part.is_dir():
+                return f"{part} is a file, not a folder"
+        return f"{exc.filename or 'a part of the path'} is a file, not a folder"
+    return exc.strerror or str(exc)
 
 
 @subcommand(
@@ -420,9 +451,16 @@ def _ledger(args: argparse.Namespace) -> int:
     )
     if not folder.is_dir():
         raise UsageError(f"no executed chapters in {folder}: run `fairbook build` first")
-    ledger = read_executed(folder)
+    try:
+        ledger = read_executed(folder)
+    except ValueError as exc:  # a notebook that is not one, or rows of the wrong shape
+        raise UsageError(str(exc)) from None
     if ledger.empty:
-        raise UsageError(f"the chapters in {folder} carry no ledger rows: rebuild the book")
+        held = "carry no ledger rows" if any(folder.glob("*.ipynb")) else "hold no *.ipynb"
+        raise UsageError(
+            f"the ledger is empty: the chapters in {folder} {held}; rebuild the book "
+            "(`fairbook build`)"
+        )
     by = {"paper": ("paper",), "table": ("paper", "source"), "chapter": ("chapter",)}[args.by]
     import pandas as pd
 
@@ -578,7 +616,7 @@ def _audit(args: argparse.Namespace) -> int:
     and --reference are read in the type of their column. Bad input ends with exit status 2
     and one line naming the problem."""
     from fairbook.audit import DEFAULT_METRICS, audit_file, printable
-    from fairbook.audit.files import write_text
+    from fairbook.audit.files import write_stdout, write_text
     from fairbook.safe_csv import write_csv
 
     try:
@@ -605,7 +643,7 @@ def _audit(args: argparse.Namespace) -> int:
         raise UsageError(
             printable(exc if not isinstance(exc, MemoryError) else _too_big())
         ) from None
-    print(text)
+    write_stdout(text)  # `fairbook audit f.csv | head -1` ends quietly
     return 0
 
 
@@ -647,8 +685,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         status = args._handler(args)
     except (ChapterError, UsageError) as exc:
         parser.exit(2, f"{parser.prog} {args.command}: error: {exc}\n")
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt as exc:  # Ctrl-C; SIGTERM/SIGHUP in a recording (Terminated)
+        return getattr(exc, "status", 130)
     return int(status or 0)
 
 

@@ -242,26 +242,81 @@ def read_executed(folder) -> pd.DataFrame:
     Raises
     ------
     ValueError
-        If `folder` is not a folder.
+        If `folder` is not a folder, or a notebook in it cannot be read, is not UTF-8 JSON,
+        is not shaped as a notebook, or carries ledger rows of the wrong shape (the message
+        names the file and what is wrong in one line).
 
     Examples
     --------
-    >>> import tempfile
-    >>> read_executed(tempfile.mkdtemp()).empty
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> read_executed(folder).empty
     True
+    >>> _ = (folder / "01_x.ipynb").write_bytes(b"\\xff\\xfe{")
+    >>> read_executed(folder)
+    Traceback (most recent call last):
+    ...
+    ValueError: 01_x.ipynb is not an executed chapter: not UTF-8 text (byte 0x... at 0)
     """
     folder = Path(folder)
     if not folder.is_dir():
         raise ValueError(f"{folder} is not a folder of executed chapters")
     records = []
     for path in sorted(folder.glob("*.ipynb")):
-        notebook = json.loads(path.read_text(encoding="utf-8"))
-        for cell in notebook.get("cells", []):
-            for output in cell.get("outputs", []):
-                carried = output.get("metadata", {}).get(METADATA_KEY)
-                if carried:
-                    records.extend(carried["rows"])
+        records.extend(_carried_rows(path))
     return ledger_frame(records)
+
+
+def _carried_rows(path: Path) -> list[dict]:
+    """The ledger rows one executed notebook carries; ``ValueError`` naming the file and
+    the problem if it is not a readable notebook or its rows are not ledger rows."""
+
+    def bad(problem: str) -> ValueError:
+        return ValueError(f"{path.name} is not an executed chapter: {problem}")
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise bad(f"cannot be read ({exc.strerror or type(exc).__name__})") from None
+    try:
+        notebook = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise bad(f"not UTF-8 text (byte 0x{data[exc.start]:02x} at {exc.start})") from None
+    except ValueError as exc:  # json.JSONDecodeError, or a recursion/number limit
+        where = f" (line {exc.lineno}, column {exc.colno})" if hasattr(exc, "lineno") else ""
+        raise bad(f"not JSON{where}; rebuild it") from None
+    except RecursionError:
+        raise bad("JSON nested too deeply") from None
+    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells", []), list):
+        raise bad("not a notebook (a JSON object with a list of cells)")
+    rows = []
+    for number, cell in enumerate(notebook.get("cells", []), 1):
+        outputs = cell.get("outputs", []) if isinstance(cell, dict) else None
+        if not isinstance(outputs, list):
+            raise bad(f"cell {number} is not a notebook cell")
+        for output in outputs:
+            metadata = output.get("metadata", {}) if isinstance(output, dict) else None
+            if not isinstance(metadata, dict):
+                raise bad(f"an output of cell {number} is not a notebook output")
+            carried = metadata.get(METADATA_KEY)
+            if not carried:
+                continue
+            found = carried.get("rows") if isinstance(carried, dict) else None
+            if not isinstance(found, list):
+                raise bad(f"cell {number} carries {METADATA_KEY} without a list of rows")
+            for index, row in enumerate(found, 1):
+                missing = [f for f in FIELDS if f not in row] if isinstance(row, dict) else None
+                if missing is None:
+                    raise bad(f"ledger row {index} of cell {number} is not a JSON object")
+                if missing:
+                    raise bad(f"ledger row {index} of cell {number} lacks {', '.join(missing)}")
+                if row["outcome"] not in _OUTCOME.values():
+                    raise bad(
+                        f"ledger row {index} of cell {number} has outcome "
+                        f"{str(row['outcome'])[:40]!r}, not one of {list(_OUTCOME.values())}"
+                    )
+            rows.extend(found)
+    return rows
 
 
 def ledger_html(ledger: pd.DataFrame, *, chapter_url: str = "{chapter}.html") -> str:

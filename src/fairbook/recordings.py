@@ -25,6 +25,7 @@ not CPU time), and the date (UTC).
 from __future__ import annotations
 
 import ast
+import contextlib
 import datetime as dt
 import hashlib
 import importlib.metadata
@@ -35,6 +36,7 @@ import os
 import platform
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -45,10 +47,18 @@ from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
 from . import instruction_set
+from .parallel import guarded, stop_on_signals
 from .reproduction.signature import describe_signature, kernel_signature, signature_of
+
+try:  # one recorder per unit (POSIX); elsewhere units are not locked
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None
 
 __all__ = [
     "PACKAGES",
+    "Damage",
+    "DamagedRecording",
     "Recordable",
     "Recording",
     "fingerprint",
@@ -380,20 +390,146 @@ def _subset(settings: dict, keys: Sequence[str]) -> dict:
     return {k: plain(settings[k]) for k in keys}
 
 
-def _read_provenance(folder: Path) -> dict[str, dict]:
-    """The units of ``folder`` that have both a provenance and a table (the table is written
-    first, so a provenance without its table is an interrupted unit: not recorded)."""
-    records = {}
+#: The provenance keys every unit must have, with their types (what listing and merging read).
+_REQUIRED = {
+    "unit": (str,),
+    "parameters": (dict,),
+    "fingerprint": (str,),
+    "seconds": (int, float),
+    "date": (str,),
+    "commit": (str,),
+    "cores": (int, type(None)),
+    "n_jobs": (int, str),
+}
+
+
+@dataclass(frozen=True)
+class Damage:
+    """What is wrong with one recorded unit, and whether recording it again mends it."""
+
+    unit: str
+    problem: str
+    fixable: bool = True
+
+
+class DamagedRecording(ValueError):
+    """A recording folder holds damaged units (unreadable, incomplete or truncated files).
+
+    The message is one line naming each unit, its damage, and whether recording it again
+    fixes it (``fairbook record`` re-records a damaged unit it is asked for).
+    ``damaged`` maps each unit to its :class:`Damage`.
+
+    Examples
+    --------
+    >>> str(DamagedRecording("03_x", "cps", {"n5": Damage("n5", "its table n5.parquet is gone")}))
+    '03_x/cps: unit n5 is damaged (its table n5.parquet is gone); recording it again fixes it: fairbook record 03_x cps --units n5 (at the profile it was recorded with)'
+    """  # noqa: E501
+
+    def __init__(self, chapter: str, name: str, damaged: dict[str, Damage]):
+        self.chapter, self.name, self.damaged = chapter, name, dict(damaged)
+        units = sorted(self.damaged)
+        parts = [f"{u} ({self.damaged[u].problem})" for u in units]
+        if len(units) == 1:
+            what = f"unit {units[0]} is damaged ({self.damaged[units[0]].problem})"
+        else:
+            what = f"units {', '.join(parts)} are damaged"
+        fixable = [u for u in units if self.damaged[u].fixable]
+        text = f"{chapter}/{name}: {what}"
+        if fixable:
+            it = "it" if len(fixable) == 1 else "them"
+            text += (
+                f"; recording {it} again fixes {it}: fairbook record {chapter} {name} "
+                f"--units {' '.join(fixable)} (at the profile it was recorded with)"
+            )
+        stuck = [u for u in units if not self.damaged[u].fixable]
+        if stuck:
+            text += (
+                f"; recording again does not fix {', '.join(stuck)}: remove or repair "
+                f"{'that path' if len(stuck) == 1 else 'those paths'} in {chapter}/{name} first"
+            )
+        super().__init__(text)
+
+
+def _os_reason(exc: OSError) -> str:
+    """What an ``OSError`` means, in a few words (a path under a file, no permission, …)."""
+    if isinstance(exc, (FileExistsError, NotADirectoryError)):
+        path = Path(exc.filename or ".")
+        for part in (path, *path.parents):  # the file that stands where a folder must be
+            if part.exists() and not part.is_dir():
+                return f"{part} is a file, not a folder"
+        return f"{exc.filename or 'a part of the path'} is a file, not a folder"
+    return f"{exc.strerror or type(exc).__name__}" + (f": {exc.filename}" if exc.filename else "")
+
+
+def _check_unit(folder: Path, unit: str) -> tuple[dict | None, Damage | None]:
+    """The provenance of ``unit`` in ``folder`` if the unit is whole; else what is wrong.
+
+    ``(None, None)``: not recorded (no provenance; a table without one is a unit
+    interrupted before its provenance was written, which the next recording overwrites).
+    """
+    path = folder / f"{unit}.json"
+    table = folder / f"{unit}.parquet"
+    if not path.exists() and not path.is_symlink():
+        return None, None
+    if not path.is_file():
+        return None, Damage(unit, f"{path.name} is not a file", fixable=False)
+    try:
+        record_ = json.loads(path.read_bytes().decode("utf-8"))
+    except OSError as exc:
+        return None, Damage(unit, f"{path.name} cannot be read: {_os_reason(exc)}")
+    except (UnicodeDecodeError, ValueError):
+        return None, Damage(unit, f"its provenance {path.name} is not JSON")
+    if not isinstance(record_, dict):
+        return None, Damage(unit, f"its provenance {path.name} is not a JSON object")
+    missing = [key for key in _REQUIRED if key not in record_]
+    if missing:
+        return None, Damage(unit, f"its provenance {path.name} lacks {', '.join(missing)}")
+    for key, types in _REQUIRED.items():
+        value = record_[key]
+        if not isinstance(value, types) or isinstance(value, bool):
+            return None, Damage(unit, f"its provenance {path.name} has a bad {key}: {value!r:.40}")
+    if record_["unit"] != unit:
+        return None, Damage(unit, f"its provenance {path.name} names unit {record_['unit']!r:.40}")
+    if not table.is_file():
+        return None, Damage(unit, f"its table {table.name} is gone")
+    try:
+        import pyarrow.parquet as pq
+
+        rows = pq.read_metadata(table).num_rows
+    except Exception as exc:  # truncated or not Parquet (pyarrow raises several types)
+        del exc
+        return None, Damage(unit, f"its table {table.name} is truncated or not Parquet")
+    if isinstance(record_.get("rows"), int) and record_["rows"] != rows:
+        return None, Damage(
+            unit, f"its table {table.name} has {rows} rows, its provenance says {record_['rows']}"
+        )
+    return record_, None
+
+
+def _scan(folder: Path) -> tuple[dict[str, dict], dict[str, Damage]]:
+    """The whole units of ``folder`` (their provenance) and the damaged ones."""
+    records, damaged = {}, {}
     for path in sorted(folder.glob("*.json")):
-        if not path.with_suffix(".parquet").is_file():
-            continue
-        try:
-            record = json.loads(path.read_text(encoding="utf-8"))
-            records[record["unit"]] = record
-        except (json.JSONDecodeError, KeyError, TypeError):
-            raise ValueError(
-                f"{path} is not a recording's provenance; delete it and record the unit again"
-            ) from None
+        record_, damage = _check_unit(folder, path.stem)
+        if damage is not None:
+            damaged[path.stem] = damage
+        elif record_ is not None:
+            records[path.stem] = record_
+    return records, damaged
+
+
+def _read_provenance(folder: Path) -> dict[str, dict]:
+    """The recorded units of ``folder`` (provenance and table both whole), by unit.
+
+    Raises
+    ------
+    DamagedRecording
+        If any unit's provenance or table is damaged (naming each, and whether recording it
+        again fixes it).
+    """
+    records, damaged = _scan(folder)
+    if damaged:
+        raise DamagedRecording(folder.parent.name, folder.name, damaged)
     return records
 
 
@@ -404,12 +540,134 @@ def _load_average() -> float | None:
         return None
 
 
-def _run_unit(recordable: Recordable, unit: str, settings: dict):
-    load_before = _load_average()
-    start, cpu_start = time.perf_counter(), time.process_time()
-    table = recordable.run(unit, settings)
-    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
-    return unit, table, seconds, {"cpu_seconds": cpu, "load_average": load_before}
+@contextlib.contextmanager
+def _unit_lock(folder: Path, unit: str):
+    """Hold ``folder/.<unit>.lock`` while recording ``unit``: yields None when this process
+    holds it, or the pid (as text) of the process that does.
+
+    An advisory ``flock``: the system releases it when its holder dies however it dies, so a
+    lock is never stale (a file left behind by a killed holder is simply taken over).
+    """
+    if fcntl is None:  # pragma: no cover - Windows: no lock
+        yield None
+        return
+    path = folder / f".{unit}.lock"
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+            os.close(fd)
+            yield holder
+            return
+        try:  # the holder before us may have removed the file after we opened it
+            same = os.path.samestat(os.fstat(fd), os.stat(path))
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(fd)
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode("ascii"))
+        yield None
+    finally:
+        with contextlib.suppress(OSError):
+            path.unlink()
+        os.close(fd)
+
+
+def _replace(path: Path, write: Callable[[Path], None]) -> None:
+    """Write ``path`` through a temporary file beside it, so it is whole or absent."""
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+
+
+@dataclass(frozen=True)
+class _UnitJob:
+    """Everything a worker needs to record one unit and write it."""
+
+    recordable: Recordable
+    unit: str
+    settings: dict
+    folder: Path
+    fingerprint: str
+    parameters: dict
+    provenance: dict  # the fields common to every unit of this recording
+
+
+def _recorded(record_: dict | None, fingerprint_: str, parameters: dict) -> bool:
+    return (
+        record_ is not None
+        and record_["fingerprint"] == fingerprint_
+        and record_["parameters"] == parameters
+    )
+
+
+def _record_unit(job: _UnitJob) -> tuple[str, str, Path | None]:
+    """Record one unit under its lock and write its table and provenance; returns
+    ``(unit, outcome, table path)`` with outcome ``"written"``, ``"busy <pid>"`` (another
+    process records it) or ``"recorded"`` (another process recorded it meanwhile)."""
+    unit, folder = job.unit, job.folder
+    with _unit_lock(folder, unit) as holder:
+        if holder is not None:
+            return unit, f"busy {holder}", None
+        if _recorded(_check_unit(folder, unit)[0], job.fingerprint, job.parameters):
+            return unit, "recorded", None
+        load_before = _load_average()
+        start, cpu_start = time.perf_counter(), time.process_time()
+        table = job.recordable.run(unit, job.settings)
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+        provenance = {
+            **job.provenance,
+            "unit": unit,
+            "seconds": seconds,
+            # CPU time of the unit's process (all its threads) and the machine's 1-minute
+            # load average when it started: wall seconds on a shared machine overstate the cost
+            "cpu_seconds": cpu,
+            "load_average": load_before,
+            "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+            "rows": len(table),
+        }
+        table_path, json_path = folder / f"{unit}.parquet", folder / f"{unit}.json"
+        text = json.dumps(provenance, indent=1, default=str) + "\n"
+        try:
+            # the old provenance goes first: a table without one is an unfinished unit
+            json_path.unlink(missing_ok=True)
+            _replace(table_path, lambda p: table.to_parquet(p, index=False, compression="zstd"))
+            _replace(json_path, lambda p: p.write_text(text, encoding="utf-8"))
+        except OSError as exc:
+            raise ValueError(
+                f"cannot write unit {unit} into {folder}: {_os_reason(exc)} (units written "
+                "before it are kept; record again once the folder is writable)"
+            ) from None
+    return unit, "written", table_path
+
+
+def _writable_folder(folder: Path) -> None:
+    """Create ``folder`` and show that a file can be written in it, or raise ``ValueError``
+    (before any unit is computed)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(dir=folder, prefix=".write-test-")
+        os.close(fd)
+        os.unlink(name)
+    except OSError as exc:
+        raise ValueError(
+            f"cannot record into {folder}: {_os_reason(exc)}; nothing was computed"
+        ) from None
+
+
+def _echo_stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
 
 
 def record(
@@ -421,8 +679,19 @@ def record(
     root=None,
     progress: bool | None = None,
     command: str | None = None,
+    echo: Callable[[str], None] | None = _echo_stderr,
 ) -> list[Path]:
     """Run and write the units that are not yet recorded with today's code and parameters.
+
+    Before computing anything, the recording folder is created and shown to be writable.
+    A unit whose files are damaged (unreadable or incomplete provenance, a table that is
+    gone or truncated) is recorded again, and ``echo`` says so. Each unit is recorded under
+    a lock file (``.<unit>.lock``, an ``flock`` the system releases when its holder dies), so
+    two recorders of one folder never compute the same unit: the second skips it and says
+    which process holds it. Tables and provenance are written through temporary files, the
+    provenance last (a unit is whole or not recorded). SIGTERM and SIGHUP stop the recording
+    like Ctrl-C (:func:`fairbook.parallel.stop_on_signals`), and worker processes end when
+    this process dies, even by ``kill -9`` (:func:`fairbook.parallel.guarded`).
 
     Parameters
     ----------
@@ -440,12 +709,37 @@ def record(
         A tqdm bar over the units (None: only on a terminal).
     command : str, optional
         The command to record (default: this process's command line).
+    echo : callable or None
+        Called with one line for each unit recorded again because it was damaged, and each
+        unit skipped because another process records it (default: printed to stderr;
+        None: silent).
 
     Returns
     -------
     list of Path
         The Parquet files written (units already recorded are skipped).
-    """
+
+    Raises
+    ------
+    ValueError
+        Unknown units, settings that lack the recording's parameters, a folder that cannot
+        be written (before anything is computed), or a unit whose files cannot be written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> r = Recordable("toy", lambda s: ["a", "b"], lambda u, s: pd.DataFrame({"x": [1]}),
+    ...                depends=("fairbook.stats.cps",), parameters=())
+    >>> root = tempfile.mkdtemp()
+    >>> [p.name for p in record("00_toy", r, {}, root=root, progress=False)]
+    ['a.parquet', 'b.parquet']
+    >>> (Path(root) / "00_toy" / "toy" / "b.parquet").write_bytes(b"PAR1")
+    4
+    >>> [p.name for p in record("00_toy", r, {}, root=root, progress=False, echo=print)]
+    unit b of 00_toy/toy is damaged (its table b.parquet is truncated or not Parquet): recording it again
+    ['b.parquet']
+    """  # noqa: E501
+    say = echo or (lambda message: None)
     settings = recordable.settings_for(settings)
     all_units = list(recordable.units(settings))
     chosen = all_units if units is None else [str(u) for u in units]
@@ -456,66 +750,68 @@ def record(
             f"its units are {all_units[:5]}{' ...' if len(all_units) > 5 else ''}"
         )
     folder = recorded_folder(chapter, recordable.name, root=root)
-    folder.mkdir(parents=True, exist_ok=True)
     current = recordable.fingerprint()
     parameters = _subset(settings, recordable.parameters)
-    done = _read_provenance(folder)
-    todo = [
-        u
-        for u in chosen
-        if not (
-            u in done and done[u]["fingerprint"] == current and done[u]["parameters"] == parameters
-        )
-    ]
+    _writable_folder(folder)
+    done, damaged = _scan(folder)
+    for unit in chosen:
+        if unit in damaged:
+            if not damaged[unit].fixable:
+                raise DamagedRecording(chapter, recordable.name, {unit: damaged[unit]})
+            say(
+                f"unit {unit} of {chapter}/{recordable.name} is damaged "
+                f"({damaged[unit].problem}): recording it again"
+            )
+    todo = [u for u in chosen if not _recorded(done.get(u), current, parameters)]
     commit = _git("rev-parse", "--short", "HEAD")
-    dirty = bool(_git("status", "--porcelain", "--untracked-files=no"))
+    n_jobs = settings.get("n_jobs", 1)
+    common = {
+        "chapter": chapter,
+        "recording": recordable.name,
+        "command": command or " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
+        "parameters": parameters,
+        "commit": commit or "unknown",
+        "dirty": bool(_git("status", "--porcelain", "--untracked-files=no")),
+        "fingerprint": current,
+        "depends": list(recordable.depends),
+        "configuration": list(recordable.configuration),
+        "docstrings": recordable.docstrings,
+        "packages": _versions(),
+        "python": platform.python_version(),
+        "cores": os.cpu_count(),
+        # the processor and the CPU kernels in force: bit-exact only under the same ones
+        "instruction_set": instruction_set.describe(),
+        # the kernel signature: a re-run is bit-comparable only under an equal one
+        # (fairbook.reproduction; fairbook verify)
+        "kernels": kernel_signature(device=str(settings.get("device", "cpu"))),
+        "n_jobs": n_jobs,
+    }
+    jobs = (_UnitJob(recordable, u, settings, folder, current, parameters, common) for u in todo)
     written = []
     disable = None if progress is None else not progress
-    n_jobs = settings.get("n_jobs", 1)
-    if n_jobs == 1 or len(todo) <= 1:
-        results = (_run_unit(recordable, unit, settings) for unit in todo)
-    else:
-        results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-            delayed(_run_unit)(recordable, unit, settings) for unit in todo
-        )
-    bar = tqdm(
-        results, total=len(todo), desc=f"record {chapter}/{recordable.name}", disable=disable
-    )
-    for unit, table, seconds, usage in bar:
-        table_path = folder / f"{unit}.parquet"
-        table.to_parquet(table_path, index=False, compression="zstd")
-        provenance = {
-            "chapter": chapter,
-            "recording": recordable.name,
-            "unit": unit,
-            "command": command or " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
-            "parameters": parameters,
-            "commit": commit or "unknown",
-            "dirty": dirty,
-            "fingerprint": current,
-            "depends": list(recordable.depends),
-            "configuration": list(recordable.configuration),
-            "docstrings": recordable.docstrings,
-            "packages": _versions(),
-            "python": platform.python_version(),
-            "cores": os.cpu_count(),
-            # the processor and the CPU kernels in force: bit-exact only under the same ones
-            "instruction_set": instruction_set.describe(),
-            # the kernel signature: a re-run is bit-comparable only under an equal one
-            # (fairbook.reproduction; fairbook verify)
-            "kernels": kernel_signature(device=str(settings.get("device", "cpu"))),
-            "n_jobs": settings.get("n_jobs", 1),
-            "seconds": seconds,
-            # CPU time of the unit's process (all its threads) and the machine's 1-minute
-            # load average when it started: wall seconds on a shared machine overstate the cost
-            **usage,
-            "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-            "rows": len(table),
-        }
-        (folder / f"{unit}.json").write_text(
-            json.dumps(provenance, indent=1, default=str) + "\n", encoding="utf-8"
-        )
-        written.append(table_path)
+    with stop_on_signals():
+        if n_jobs == 1 or len(todo) <= 1:
+            results = (_record_unit(job) for job in jobs)
+        else:
+            results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
+                delayed(guarded(_record_unit))(job) for job in jobs
+            )
+        # closing: an exception (Ctrl-C, SIGTERM) stops joblib's workers before it goes on
+        with contextlib.closing(results):
+            bar = tqdm(
+                results,
+                total=len(todo),
+                desc=f"record {chapter}/{recordable.name}",
+                disable=disable,
+            )
+            for unit, outcome, table_path in bar:
+                if outcome == "written":
+                    written.append(table_path)
+                elif outcome.startswith("busy"):
+                    say(
+                        f"unit {unit} of {chapter}/{recordable.name} is being recorded by "
+                        f"another process (pid {outcome.split()[1]}): skipped here"
+                    )
     return written
 
 
@@ -563,7 +859,11 @@ def load(
     for unit, record_ in (_read_provenance(folder) if folder.is_dir() else {}).items():
         if wanted is not None and record_["parameters"] != wanted:
             continue
-        table = pd.read_parquet(folder / f"{unit}.parquet")
+        try:
+            table = pd.read_parquet(folder / f"{unit}.parquet")
+        except Exception:  # damaged past its footer (pyarrow raises several types)
+            damage = Damage(unit, f"its table {unit}.parquet cannot be read")
+            raise DamagedRecording(chapter, recordable.name, {unit: damage}) from None
         table.insert(0, "unit", unit)
         frames.append(table)
         provenance.append(record_)

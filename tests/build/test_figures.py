@@ -74,6 +74,7 @@ def test_every_figure_is_exported_as_png_and_svg(book, tmp_path):
 def test_unknown_chapters_and_failures_are_reported(book, tmp_path):
     with pytest.raises(chapters.ChapterError, match="unknown chapter"):
         export_figures("09", tmp_path / "x", root=book, echo=lambda *a: None)
+    assert not (tmp_path / "x").exists()  # a refused chapter leaves no folder behind
     _chapter(book, "02_broken", "1 / 0")
     with pytest.raises(RuntimeError, match="02_broken failed"):
         export_figures("02", tmp_path / "y", root=book, echo=lambda *a: None)

@@ -100,9 +100,9 @@ def export_figures(chapter: str, out, *, parameters=None, root=None, echo=print)
     """
     from fairbook.build import chapters
 
+    target = chapters.resolve(chapter, chapters.discover(root))  # before making a folder
     out = Path(out).resolve()
     out.mkdir(parents=True, exist_ok=True)
-    target = chapters.resolve(chapter, chapters.discover(root))
     before = set(out.iterdir())
     saved_env = {k: os.environ.get(k) for k in ("IPYTHONDIR", "FAIRBOOK_FIGURES_OUT")}
     saved_env["FAIRBOOK_FIGURES_STEM"] = os.environ.get("FAIRBOOK_FIGURES_STEM")

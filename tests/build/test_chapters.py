@@ -486,3 +486,16 @@ def test_the_books_own_css_is_served_and_keeps_tagged_tables_unwrapped():
         for cell in json.loads(path.read_text("utf-8"))["cells"]:
             if cell["cell_type"] == "code" and ".to_text(" in "".join(cell["source"]):
                 assert "keep-layout" in cell.get("metadata", {}).get("tags", []), path.name
+
+
+def test_the_staged_pages_carry_the_version_and_build_date(book: Path, monkeypatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1790000000")  # 2026-09-21 UTC
+    stage = chapters.stage_book(book, echo=lambda *a, **k: None)
+    config = yaml.safe_load((stage / "_config.yml").read_text())
+    version = chapters.book_version()
+    assert config["html"]["extra_footer"].startswith(f"fairbook {version}, built 2026-09-21")
+    assert "CC BY 4.0" in config["html"]["extra_footer"]
+    substitutions = config["sphinx"]["config"]["myst_substitutions"]
+    assert substitutions == {"version": version, "build_date": "2026-09-21"}
+    # the repository's own configuration is untouched
+    assert "built" not in (book / "_config.yml").read_text()

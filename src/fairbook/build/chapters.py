@@ -698,6 +698,7 @@ def stage_book(
     stage.mkdir(parents=True)
     for name in ("_config.yml", "_toc.yml"):
         shutil.copy2(paths.root / name, stage / name)
+    _stamp_footer(stage / "_config.yml")
     shutil.copytree(paths.root / "book", stage / "book", ignore=_STAGE_IGNORE, symlinks=False)
     # assets next to the chapters (images a notebook links to), then the executed chapters
     shutil.copytree(paths.notebooks, stage / "notebooks", ignore=_STAGE_IGNORE)
@@ -727,6 +728,57 @@ def stage_book(
         toc_path.write_text(yaml.safe_dump(toc, sort_keys=False), encoding="utf-8")
     write_ledger_fragments(executed, stage / "book")
     return stage
+
+
+def book_version() -> str:
+    """The version of the package that builds the book ("unknown" if it is not installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("fairbook")
+    except PackageNotFoundError:  # pragma: no cover (the book is built from an install)
+        return "unknown"
+
+
+def build_date() -> str:
+    """Today's date (UTC) as ``YYYY-MM-DD``, or ``$SOURCE_DATE_EPOCH``'s for a reproducible
+    build."""
+    import datetime as dt
+
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    moment = (
+        dt.datetime.fromtimestamp(int(epoch), dt.UTC)
+        if epoch and epoch.isdigit()
+        else dt.datetime.now(dt.UTC)
+    )
+    return moment.strftime("%Y-%m-%d")
+
+
+def footer(version: str, date: str) -> str:
+    """Every page's footer: the version and build date, the licences, how to cite.
+
+    Examples
+    --------
+    >>> footer("0.1.0", "2026-11-27").split(" · ")[0]
+    'fairbook 0.1.0, built 2026-11-27'
+    """
+    return (
+        f"fairbook {version}, built {date} · code: MIT licence · text, figures and exercises: "
+        'CC BY 4.0 · <a href="https://creativecommons.org/licenses/by/4.0/">licence</a> · '
+        "how to cite: see the introduction"
+    )
+
+
+def _stamp_footer(config_path: Path) -> None:
+    """Write :func:`footer` into the staged ``_config.yml`` (``html.extra_footer``), and the
+    version and build date as MyST substitutions."""
+    config = yaml.safe_load(config_path.read_text("utf-8"))
+    version, date = book_version(), build_date()
+    config.setdefault("html", {})["extra_footer"] = footer(version, date)
+    # {{ version }} and {{ build_date }} in the prose pages (MyST substitutions)
+    sphinx = config.setdefault("sphinx", {}).setdefault("config", {})
+    sphinx.setdefault("myst_substitutions", {}).update({"version": version, "build_date": date})
+    config_path.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
 
 
 #: The files the ledger page (book/ledger.md) includes with ``{raw} html :file:``.

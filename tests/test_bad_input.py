@@ -212,7 +212,7 @@ def test_cli_booleans_text_labels_and_na_groups(tmp_path, capsys):
     path.write_text("y_true,y_pred,group\nTrue,True,NA\nFalse,True,NA\nTrue,False,b\n")
     assert main(["audit", str(path), "--positive", "true"]) == 0
     out = capsys.readouterr().out
-    assert "Positive (beneficial) label: True" in out
+    assert "Positive label: True" in out
     assert "NA" in out  # a group called NA is a group, not a missing value
     text = tmp_path / "text.csv"
     text.write_text("y_true,y_pred,group\nyes,yes,a\nno,yes,a\nyes,no,b\n")
@@ -361,7 +361,7 @@ def test_audit_labels_near_2_64_with_positive(tmp_path, capsys):
     path = tmp_path / "p.csv"
     path.write_text(f"y_true,y_pred,group\n{top},{top},a\n{top - 1},{top},b\n{top},{top - 1},b\n")
     status, out = _audit_cli(capsys, path, "--positive", str(top))
-    assert status == 0 and f"Positive (beneficial) label: {top}" in out.out
+    assert status == 0 and f"Positive label: {top}" in out.out
 
 
 @pytest.mark.parametrize("suffix", ["gz", "bz2", "xz"])

@@ -454,3 +454,85 @@ def test_pyarrow_compas_audits_to_the_numpy_numbers():
     got = audit(arrow, **options)
     assert got.to_json() == expected.to_json()
     assert got.tables["groups"]["n"].sum() == 3 * len(frame)
+
+
+# ------------------------------------------------------------------ decision and favourable
+def _tables_json(report) -> dict:
+    import json
+
+    return json.loads(report.to_json())["tables"]
+
+
+@pytest.mark.parametrize(
+    ("options", "decision"),
+    [
+        ({}, None),
+        ({"decision": "punitive"}, "punitive"),
+        ({"decision": "Assistive "}, "assistive"),
+        ({"favourable": 1}, "assistive"),
+        ({"favourable": 0}, "punitive"),
+        ({"favourable": 0, "decision": "punitive"}, "punitive"),
+        ({"positive": 0, "favourable": 0}, "assistive"),
+        ({"positive": 0, "favourable": 1}, "punitive"),
+    ],
+)
+def test_decision_and_favourable_set_the_direction_not_the_numbers(options, decision):
+    y_true, y_pred, groups = [1, 0, 1, 0, 1, 1], [1, 1, 0, 0, 1, 0], list("aabbbb")
+    report = audit(y_true, y_pred, groups, **options)
+    assert report.settings["decision"] == decision
+    assert report.settings["favourable"] == options.get("favourable")
+    plain = audit(y_true, y_pred, groups, positive=options.get("positive", 1))
+    assert _tables_json(report) == _tables_json(plain)  # only the reading changes
+
+
+def test_favourable_on_text_and_boolean_labels():
+    report = audit(
+        ["yes", "no", "yes"], ["yes", "yes", "no"], list("aab"), positive="yes", favourable="no"
+    )
+    assert report.settings["decision"] == "punitive"
+    flags = audit(
+        [True, False, True], [True, True, False], list("aab"), positive=True, favourable=1
+    )
+    assert flags.settings["decision"] == "assistive"  # 1 stands for True
+
+
+@pytest.mark.parametrize(
+    ("options", "fragment"),
+    [
+        ({"decision": "maybe"}, "decision must be 'punitive'"),
+        ({"decision": 1}, "decision must be 'punitive'"),
+        ({"decision": ""}, "decision must be 'punitive'"),
+        ({"favourable": 2}, "favourable=2 is not among the labels: [0, 1]"),
+        ({"favourable": "1"}, "favourable='1' is not a number"),
+        ({"favourable": [1]}, "favourable must be a single label"),
+        ({"favourable": 1, "decision": "punitive"}, "disagree"),
+        ({"favourable": 0, "decision": "assistive"}, "disagree"),
+    ],
+)
+def test_bad_decision_or_favourable_is_one_line(options, fragment):
+    with pytest.raises(ValueError) as info:
+        audit([1, 0, 1, 0], [1, 1, 0, 0], list("aabb"), **options)
+    assert fragment in str(info.value) and "\n" not in str(info.value)
+
+
+def test_audit_file_reads_favourable_in_the_column_type(tmp_path):
+    path = tmp_path / "p.csv"
+    path.write_text("y_true,y_pred,group\n1,1,a\n0,1,a\n1,0,b\n0,0,b\n")
+    assert audit_file(path, favourable="0").settings["decision"] == "punitive"
+    assert audit_file(path, favourable="1").settings["favourable"] == 1
+    assert audit_file(path, decision="assistive").settings["decision"] == "assistive"
+    with pytest.raises(ValueError, match="favourable 'x' is not a number"):
+        audit_file(path, favourable="x")
+
+
+def test_json_settings_carry_the_direction():
+    import json
+
+    from fairbook.audit import JSON_SCHEMA
+
+    jsonschema = pytest.importorskip("jsonschema")
+    report = audit([1, 0, 1, 0], [1, 1, 0, 0], list("aabb"), favourable=0)
+    document = json.loads(report.to_json())
+    jsonschema.validate(document, JSON_SCHEMA)
+    assert document["settings"]["decision"] == "punitive"
+    assert document["settings"]["favourable"] == 0

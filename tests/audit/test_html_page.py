@@ -7,11 +7,15 @@ import json
 import re
 import subprocess
 import tempfile
+from html.parser import HTMLParser
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 
 from fairbook.audit import audit
+from fairbook.audit.text import metric_order
 from fairbook.build import pagecheck
 
 needs_chromium = pytest.mark.skipif(
@@ -57,10 +61,12 @@ def test_self_contained_summary_first_then_figures_then_tables(page):
     assert "<script" not in html and "<link" not in html and "@import" not in html
     assert "<title>Audit &lt;of&gt; a model</title>" in html
     images = re.findall(r'src="data:image/png;base64,([^"]+)"', html)
-    assert len(images) >= 3 * 4  # rates, gaps, uncertainty, runs for each attribute
+    assert len(images) >= 3 * 3  # rates, uncertainty, runs for each attribute
+    assert html.count("<table class='heatmap'>") == 3  # the gaps, one heat map per attribute
     for data in images:
         assert base64.b64decode(data).startswith(b"\x89PNG")
-    assert html.index("Summary") < html.index("Figures") < html.index("Tables")
+    assert html.index("Summary") < html.index("What the metrics measure")
+    assert html.index("What the metrics measure") < html.index("Figures") < html.index("Tables")
     assert "Holm" in html and "Asian" in html
 
 
@@ -96,3 +102,142 @@ def test_tick_labels_are_distinct_short_and_printable():
     assert len(set(ticks.values())) == 5
     assert all(len(t) <= 31 and "\x1b" not in t for t in ticks.values())
     assert ticks[3] == "3"
+
+
+# ------------------------------------------------------------------ the direction, the heat map
+class _Heatmaps(HTMLParser):
+    """Every heat map of a page as ``[(column names, [(row name, [(text, classes)])])]``."""
+
+    def __init__(self):
+        super().__init__()
+        self.maps, self._cell, self._in_map = [], None, False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "table":
+            self._in_map = attrs.get("class") == "heatmap"
+            if self._in_map:
+                self.maps.append(([], []))
+        elif self._in_map and tag == "tr":
+            self._row = None
+        elif self._in_map and tag in ("th", "td"):
+            self._cell = [tag, attrs.get("scope"), set((attrs.get("class") or "").split()), ""]
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell[3] += data
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self._in_map = False
+        if self._cell is None or tag not in ("th", "td"):
+            return
+        kind, scope, classes, text = self._cell
+        self._cell = None
+        columns, rows = self.maps[-1]
+        if scope == "col":
+            columns.append(text)
+        elif scope == "row":
+            rows.append((text, []))
+        elif kind == "td":
+            rows[-1][1].append((text, classes))
+
+
+def heatmaps(page: str) -> list:
+    parser = _Heatmaps()
+    parser.feed(page)
+    return parser.maps
+
+
+@pytest.fixture(scope="module")
+def small_table():
+    """Four groups: two large, and two too small for every metric (n = 11 and n = 14)."""
+    rng = np.random.default_rng(3)
+    sizes = {"A": 900, "B": 700, "tiny": 11, "wee": 14}
+    group = np.repeat(list(sizes), list(sizes.values()))
+    y_true = rng.random(group.size) < 0.45
+    y_pred = np.where(rng.random(group.size) < 0.8, y_true, ~y_true)
+    y_pred[group == "tiny"] = ~y_true[group == "tiny"]  # the largest raw gaps, in noise
+    return pd.DataFrame({"y_true": y_true.astype(int), "y_pred": y_pred.astype(int), "g": group})
+
+
+@pytest.mark.parametrize("decision", [None, "punitive", "assistive"])
+def test_heat_map_marks_exactly_the_cells_flagged_small(full_report, small_table, decision):
+    for report in (full_report, audit(small_table, groups="g", decision=decision)):
+        page = report.to_html()
+        comparisons = report.tables["comparisons"]
+        maps = heatmaps(page)
+        assert len(maps) == len(report.attributes)
+        for attribute, (columns, rows) in zip(report.attributes, maps, strict=True):
+            assert columns == metric_order(report)
+            part = comparisons[comparisons["attribute"] == attribute]
+            names = report.group_names(attribute, width=None)
+            expected = {
+                (names[g], m): bool(s)
+                for g, m, s in zip(part["group"], part["metric"], part["small"], strict=True)
+            }
+            shown = {
+                (row, metric): "small" in classes
+                for row, cells in rows
+                for metric, (text, classes) in zip(columns, cells, strict=True)
+            }
+            assert shown == expected
+            for _row, cells in rows:  # a small cell says so in its text too
+                for text, classes in cells:
+                    assert ("°" in text) == ("small" in classes)
+
+
+def test_heat_map_colour_scale_is_set_by_groups_large_enough(small_table):
+    from fairbook.audit.html_page import _colour_limit, _gap_cells
+
+    report = audit(small_table, groups="g")
+    cells = _gap_cells(report, "g")
+    large = cells[~cells["small"]]
+    assert set(cells.loc[cells["small"], "group"]) == {"tiny", "wee"}
+    assert np.nanmax(np.abs(cells["gap"])) > np.nanmax(np.abs(large["gap"]))  # the trap
+    assert _colour_limit(cells) == pytest.approx(np.nanmax(np.abs(large["gap"])))
+    page = report.to_html()
+    assert "Hatched, faded cells marked ° belong to a group too small" in page
+
+
+def test_heat_map_when_every_group_is_small():
+    from fairbook.audit.html_page import _colour_limit, _gap_cells
+
+    report = audit([1, 0, 1, 0, 1, 1, 0], [1, 1, 0, 0, 1, 0, 0], list("aaabbbb"))
+    cells = _gap_cells(report, "group")
+    assert cells["small"].all()
+    assert _colour_limit(cells) == pytest.approx(np.nanmax(np.abs(cells["gap"])))
+
+
+@pytest.mark.parametrize(
+    ("decision", "sentence"),
+    [
+        (
+            "punitive",
+            "A positive prediction (label 1) harms the person: false positives are the errors "
+            "that matter most.",
+        ),
+        (
+            "assistive",
+            "A positive prediction (label 1) helps the person: false negatives are the errors "
+            "that matter most.",
+        ),
+        (None, "Direction not given: the audit was not told whether a positive prediction"),
+    ],
+)
+def test_page_says_the_direction_and_orders_the_metrics(small_table, decision, sentence):
+    report = audit(small_table, groups="g", decision=decision)
+    page = report.to_html()
+    assert sentence in page
+    assert "beneficial" not in page
+    order = metric_order(report)
+    section = page[page.index("What the metrics measure") : page.index("<h2>Figures")]
+    assert re.findall(r"<tr><td>([A-Z]+)</td>", section) == order
+    comparisons = page[page.index("Against the reference: MATCH") :]
+    comparisons = comparisons[: comparisons.index("</table>")]
+    rows = [
+        re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", comparisons, re.S)
+    ]
+    column = rows[0].index("metric")
+    assert list(dict.fromkeys(row[column] for row in rows[1:])) == order

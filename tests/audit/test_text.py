@@ -56,3 +56,87 @@ def test_control_characters_and_long_labels():
 )
 def test_printable(value, shown):
     assert printable(value) == shown
+
+
+# ------------------------------------------------------------------ the direction of a decision
+DIRECTIONS = {
+    "punitive": "Positive label: 1. A positive prediction (label 1) harms the person: false "
+    "positives are the errors that matter most.",
+    "assistive": "Positive label: 1. A positive prediction (label 1) helps the person: false "
+    "negatives are the errors that matter most.",
+    None: "Positive label: 1. Direction not given: the audit was not told whether a positive "
+    "prediction (label 1) helps or harms the person, and that decides which errors matter most "
+    "(false negatives if it helps, false positives if it harms).",
+}
+ORDERS = {  # the default metrics, as each direction ranks them
+    "punitive": ["FPR", "PPV", "PPR", "B", "TPR", "NPV", "ACC"],
+    "assistive": ["TPR", "NPV", "PPR", "B", "FPR", "PPV", "ACC"],
+    None: ["ACC", "PPR", "B", "TPR", "FPR", "PPV", "NPV"],
+}
+
+
+def _header(text: str) -> str:
+    return " ".join(line.strip() for line in text.split("\n\n")[0].splitlines())
+
+
+def _block(text: str, title: str) -> str:
+    return next(b for b in text.split("\n\n") if b.startswith(title))
+
+
+@pytest.mark.parametrize("decision", ["punitive", "assistive", None])
+def test_header_says_the_direction_in_plain_words(table, decision):
+    report = audit(table, groups="race", decision=decision)
+    text = report.to_text()
+    assert DIRECTIONS[decision] in _header(text)
+    assert "beneficial" not in text
+    assert report.settings["decision"] == decision
+
+
+@pytest.mark.parametrize("decision", ["punitive", "assistive", None])
+def test_metrics_are_ordered_and_explained_by_the_direction(table, decision):
+    from fairbook.audit.meaning import MEANINGS
+
+    report = audit(table, groups="race", decision=decision)
+    text = report.to_text()
+    block = _block(text, "WHAT THE METRICS MEASURE")
+    listed = [
+        line.split()[0]
+        for line in block.splitlines()
+        if line.startswith("  ") and line.split()[0] in MEANINGS
+    ]
+    assert listed == ORDERS[decision]
+    flat = " ".join(line.strip() for line in block.splitlines())
+    for metric in ORDERS[decision]:
+        assert f"When to care: {MEANINGS[metric].care(decision)}." in flat
+    against = _block(text, "AGAINST THE REFERENCE - 'race'")
+    metrics = [line.split()[1] for line in against.splitlines()[3:]]
+    assert list(dict.fromkeys(metrics)) == ORDERS[decision]  # rows follow the same order
+    assert text.index("SUMMARY") < text.index("WHAT THE METRICS") < text.index("GROUPS")
+
+
+def test_favourable_label_says_so_and_orders_as_decision(table):
+    text = audit(table, groups="race", favourable=0).to_text()
+    assert (
+        "A positive prediction (label 1) harms the person (favourable label 0, as given): false "
+        "positives are the errors that matter most." in _header(text)
+    )
+    assert text == audit(table, groups="race", favourable=0, decision="punitive").to_text()
+    same = audit(table, groups="race", favourable=1).to_text()
+    assert "helps the person (favourable label 1, as given)" in _header(same)
+
+
+def test_survivors_follow_the_direction(table):
+    from fairbook.audit.text import metric_order
+
+    for decision in ORDERS:
+        report = audit(table, groups=["race", "sex"], decision=decision)
+        survivors = _block(report.to_text(), "SUMMARY")
+        rank = {m: i for i, m in enumerate(metric_order(report))}
+        seen = [
+            (line.split(" = ")[0].split()[-1], line.split(": ")[1].split()[0])
+            for line in survivors.splitlines()
+            if line.startswith("    - ") and " vs " in line
+        ]
+        assert seen, survivors
+        keys = [({"race": 0, "sex": 1}[a], rank[m]) for a, m in seen]
+        assert keys == sorted(keys)

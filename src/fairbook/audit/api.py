@@ -37,6 +37,7 @@ from .groups import (
     intersect,
     outcome_cells,
 )
+from .meaning import check_decision, decision_of
 from .rates import between_groups, rate_table
 from .report import GROUP_RATES, AuditReport
 from .scores import score_table
@@ -172,6 +173,23 @@ def _label(value):
     return value.item() if isinstance(value, np.generic) else value
 
 
+def _decision_from_favourable(favourable, positive, decision, truth, predicted):
+    """The decision that the favourable label implies, checked against ``decision``."""
+    labels = encode_values(
+        np.concatenate([truth, label_array(predicted, "y_pred")]), name="labels"
+    )[0]
+    found = labels[label_position(labels, favourable, what="favourable", name="labels")]
+    implied = decision_of(bool(found == positive))
+    if decision is not None and decision != implied:
+        raise ValueError(
+            f"decision={decision!r} and favourable={show_value(favourable)} disagree: with "
+            f"positive={show_value(positive)}, favourable={show_value(favourable)} means a "
+            f"positive prediction {'helps' if implied == 'assistive' else 'harms'} the person "
+            f"({implied!r}); give one of them"
+        )
+    return implied
+
+
 # --------------------------------------------------------------------------- the audit
 def audit(
     data,
@@ -191,6 +209,8 @@ def audit(
     min_gap: float = 0.05,
     lam: float = 5.0,
     n_jobs: int = 1,
+    decision: str | None = None,
+    favourable=None,
 ) -> AuditReport:
     """Audit a binary classifier's predictions across groups with the book's methods.
 
@@ -216,8 +236,9 @@ def audit(
         the first in sorted order); for the intersection, the combination of the
         attributes' references when it occurs, else its largest group.
     positive : label, default 1
-        The beneficial outcome. It must occur in ``y_true`` or ``y_pred`` and have their
-        type (``1``/``0`` stand for ``True``/``False``).
+        The positive label (the one TPR, FPR, PPR count). It must occur in ``y_true`` or
+        ``y_pred`` and have their type (``1``/``0`` stand for ``True``/``False``). Whether
+        it is good or bad news for the person is ``decision``'s business.
     intersections : bool, default False
         Also audit the intersection of all group columns (``"race & sex"``).
     score : column name, optional
@@ -240,6 +261,16 @@ def audit(
         Prior strength λ of Cross-Prior Smoothing (the paper's setting).
     n_jobs : int, default 1
         Processes for the MATCH p-values (-1: all cores).
+    decision : {"punitive", "assistive"}, optional
+        What a positive prediction means for the person: ``"punitive"`` when it harms them
+        (detain, investigate: false positives matter most), ``"assistive"`` when it helps
+        (approve, treat: false negatives matter most). The reports say it in their header
+        and order and explain the metrics by it (:mod:`fairbook.audit.meaning`); the
+        numbers do not change. Not given: the reports say the direction is unknown.
+    favourable : label, optional
+        The same, said as the label value that is good for the person: ``positive`` means
+        ``"assistive"``, the other label ``"punitive"``. It must occur in ``y_true`` or
+        ``y_pred``; with ``decision`` too, the two must agree.
 
     Returns
     -------
@@ -250,7 +281,9 @@ def audit(
     ValueError
         Empty input, a missing column, a glob matching nothing, missing values, more than
         two labels, a ``positive`` that does not occur or has the wrong type, a
-        ``reference`` that is not a group, probabilities outside [0, 1], bad options.
+        ``reference`` that is not a group, probabilities outside [0, 1], bad options
+        (a ``decision`` other than punitive/assistive, a ``favourable`` that is not a label
+        or disagrees with ``decision``).
 
     Examples
     --------
@@ -281,6 +314,7 @@ def audit(
     lam = _check_lam(lam)
     n_jobs = check_n_jobs(n_jobs)
     metrics = check_metrics(metrics)
+    decision = check_decision(decision)
     group_columns = _group_columns(groups)
     if reference is not None and not isinstance(reference, dict):
         if len(group_columns) != 1:
@@ -338,7 +372,11 @@ def audit(
         )[0]
         raise ValueError(
             f"positive={show_value(positive)} occurs in neither y_true nor y_pred, whose labels "
-            f"are {show_values(labels)}; name the beneficial label"
+            f"are {show_values(labels)}; name the positive label"
+        )
+    if favourable is not None:
+        decision = _decision_from_favourable(
+            favourable, positive, decision, truth, frame[main_column]
         )
     run_preds = {
         str(c): _indicators(truth, frame[c], positive=positive, name="run")[1] for c in run_columns
@@ -446,6 +484,8 @@ def audit(
         "y_true": y_true,
         "y_pred": main_column,
         "positive": _label(positive),
+        "decision": decision,
+        "favourable": None if favourable is None else _label(favourable),
         "attributes": names,
         "intersections": bool(intersections),
         "references": {
@@ -557,6 +597,7 @@ def audit_file(
     reference=None,
     positive=1,
     intersections: bool = False,
+    favourable=None,
     **options,
 ) -> AuditReport:
     """Audit the predictions stored in ``path`` (CSV or Parquet; columns named by options).
@@ -573,11 +614,12 @@ def audit_file(
     groups : column name or sequence of them, default ``("group",)``
     group : column name, optional
         The single group column (the original option; do not combine with ``groups``).
-    reference, positive, intersections
-        As in :func:`audit` (strings allowed).
+    reference, positive, intersections, favourable
+        As in :func:`audit` (strings allowed: ``favourable="0"`` is read in ``y_true``'s
+        type, as ``positive`` is).
     **options
         Any other keyword of :func:`audit` (``score, runs, samples, metrics, alpha,
-        min_gap, lam, n_jobs``).
+        min_gap, lam, n_jobs, decision``).
 
     Examples
     --------
@@ -600,6 +642,8 @@ def audit_file(
     cols.no_missing(frame, [y_true, *group_columns])
     typed = cols.numpy_columns(frame, [y_true, *group_columns])  # options in the numpy type
     positive = cols.coerce_option(positive, typed[y_true], option="positive")
+    if favourable is not None:
+        favourable = cols.coerce_option(favourable, typed[y_true], option="favourable")
     if reference is not None:
         reference = _parse_references(reference, typed, group_columns, intersections)
     return audit(
@@ -610,5 +654,6 @@ def audit_file(
         reference=reference,
         positive=positive,
         intersections=intersections,
+        favourable=favourable,
         **options,
     )

@@ -3,11 +3,21 @@
 The page needs nothing but itself: the figures are PNG images inlined as base64 ``data:``
 URIs (drawn with seaborn and matplotlib, without the PNG's software URL), the style sheet is
 inline, there is no script, no font, no link and no other URL, so it opens offline and makes
-no network request. Its order is the reader's: the summary (which disparities survive, which
-groups are too small and why, flagged uncertainty, verdicts that flip), then per attribute
-the figures (each group's rates with intervals against the reference's; the gaps to the
-reference, marked where they survive or the group is small; uncertainty; gaps run by run),
-then the tables. Every label from the data is escaped (HTML and control characters).
+no network request. Its order is the reader's: what a positive prediction means for the
+person (``decision``, or that it was not given), the summary (which disparities survive,
+which groups are too small and why, flagged uncertainty, verdicts that flip), what each
+metric measures and when to care (:mod:`fairbook.audit.meaning`), then per attribute the
+figures (each group's rates with intervals against the reference's; the gaps to the
+reference as a heat map; uncertainty; gaps run by run), then the tables. Metrics appear in
+the order the decision ranks them everywhere. Every label from the data is escaped (HTML and
+control characters).
+
+The heat map of gaps is an HTML table whose cells are coloured by the gap (no image, so it
+can be read, copied and checked). Its colour scale is set by the groups large enough to
+tell a gap of ``min_gap`` from chance; a cell whose group is too small for that metric (the
+``small`` flag of :mod:`fairbook.audit.small_groups`) is faded, hatched and marked ``°``,
+so the largest raw gaps — which in small groups are mostly noise — never paint the darkest
+cells.
 """
 
 from __future__ import annotations
@@ -23,8 +33,9 @@ import pandas as pd
 
 from fairbook.labels import show_value
 
+from .meaning import MEANINGS, ranked
 from .names import shown_names
-from .text import printable
+from .text import _direction, by_metric, metric_order, printable
 
 __all__ = ["figure_data_uri", "render_html"]
 
@@ -42,6 +53,14 @@ th { background: #f3f3f3; } td:first-child, th:first-child { text-align: left; }
 .bad { color: #a4161a; } .small { color: #8a5a00; } .note { color: #555; font-size: 0.9rem; }
 figure { margin: 1rem 0; } figcaption { font-size: 0.88rem; color: #444; max-width: 60rem; }
 img { max-width: 100%; height: auto; }
+.direction { font-size: 1.05rem; border-left: 4px solid #4a6fa5; padding: 0.2rem 0.8rem; }
+table.heatmap td { min-width: 3.6rem; text-align: center; }
+table.heatmap td.small { color: #666; font-style: italic;
+  background-image: repeating-linear-gradient(135deg, rgba(0, 0, 0, 0.18) 0 1px,
+                                              transparent 1px 6px); }
+table.heatmap td.nan { background: #eee; color: #777; }
+.swatch { display: inline-block; min-width: 3.2rem; text-align: center; padding: 0 0.3rem;
+          border: 1px solid #ddd; font-size: 0.8rem; }
 """
 
 
@@ -125,7 +144,7 @@ def _rates_figure(report, attribute: str):
     comparisons = report.tables["comparisons"]
     small = comparisons[(comparisons["attribute"] == attribute) & comparisons["small"]]
     small_keys = set(zip(small["group"].tolist(), small["metric"].tolist(), strict=True))
-    metrics = list(dict.fromkeys(rates["metric"]))
+    metrics = [m for m in metric_order(report) if m in set(rates["metric"])]
     groups = list(dict.fromkeys(rates["group"]))
     ticks = _tick_labels(groups)
     ncols = min(4, len(metrics))
@@ -193,52 +212,94 @@ def _rates_figure(report, attribute: str):
     return fig
 
 
-def _gap_figure(report, attribute: str):
-    import matplotlib.pyplot as plt
-    import seaborn as sns
-
+def _gap_cells(report, attribute: str) -> pd.DataFrame:
+    """The heat map's cells: one row per group and metric (decision's order), largest groups."""
     part = report.tables["comparisons"]
-    part = _largest(part[part["attribute"] == attribute]).copy()
-    ticks = _tick_labels(dict.fromkeys(part["group"]))
-    part["group"] = [ticks[g] for g in part["group"]]
-    groups = list(dict.fromkeys(part["group"]))
-    metrics = list(dict.fromkeys(part["metric"]))
-    gap = part.pivot_table(index="group", columns="metric", values="gap", sort=False, dropna=False)
-    gap = gap.reindex(index=groups, columns=metrics)
-    marks = {}
-    for row in part.itertuples(index=False):
-        text = "NaN" if not np.isfinite(row.gap) else f"{row.gap:+.2f}"
-        text += "*" if row.verdict == "disparity survives" else ""
-        text += "°" if row.small else ""
-        marks[(row.group, row.metric)] = text
-    annot = np.array([[marks.get((g, m), "") for m in metrics] for g in groups], dtype=object)
-    limit = (
-        float(np.nanmax(np.abs(gap.to_numpy(dtype=float)))) if np.isfinite(gap).any().any() else 1
-    )
-    fig, ax = plt.subplots(figsize=(1.1 * len(metrics) + 2.5, 0.42 * len(groups) + 1.4))
+    part = _largest(part[part["attribute"] == attribute])
+    return by_metric(report, part)
+
+
+def _colour_limit(cells: pd.DataFrame) -> float:
+    """The gap that gets the darkest colour: the largest |gap| among the cells whose group
+    is large enough for the metric (all cells only when every one is small)."""
+    gaps = np.abs(cells["gap"].to_numpy(dtype=float))
+    trusted = gaps[~cells["small"].to_numpy(dtype=bool) & np.isfinite(gaps)]
+    pool = trusted if trusted.size else gaps[np.isfinite(gaps)]
+    return max(float(pool.max()), 1e-9) if pool.size else 1.0
+
+
+def _colour(value: float, limit: float, *, faded: bool) -> tuple[str, str]:
+    """Background and text colour of a gap on the diverging scale (vlag) clipped at ±limit."""
+    import seaborn as sns
+    from matplotlib.colors import to_hex
+
     with warnings.catch_warnings():  # seaborn 0.13 calls a colormap method matplotlib retires
         warnings.simplefilter("ignore", PendingDeprecationWarning)
-        _heatmap(sns, gap, annot, limit, ax)
-    ax.set_yticklabels(groups, rotation=0, fontsize=8)
-    ax.set_xlabel("")
-    ax.set_ylabel("")
-    fig.tight_layout()
-    return fig
+        cmap = sns.color_palette("vlag", as_cmap=True)
+    rgb = np.asarray(cmap(float(np.clip(0.5 + value / (2 * limit), 0.0, 1.0)))[:3])
+    if faded:
+        rgb = 0.3 * rgb + 0.7  # most of the way to white: the colour says little here
+    luminance = float(rgb @ np.array([0.299, 0.587, 0.114]))
+    return to_hex(rgb), "#111" if luminance > 0.55 else "#fff"
 
 
-def _heatmap(sns, gap, annot, limit, ax):
-    sns.heatmap(
-        gap.astype(float),
-        annot=annot,
-        fmt="",
-        cmap="vlag",
-        center=0.0,
-        vmin=-max(limit, 1e-9),
-        vmax=max(limit, 1e-9),
-        linewidths=0.5,
-        cbar_kws={"label": "group minus reference"},
-        ax=ax,
-        annot_kws={"fontsize": 8},
+def _gap_heatmap(report, attribute: str) -> str:
+    """The gaps to the reference as a coloured HTML table; small groups' cells muted."""
+    cells = _gap_cells(report, attribute)
+    metrics = [m for m in metric_order(report) if m in set(cells["metric"])]
+    groups = list(dict.fromkeys(cells["group"]))
+    names = _tick_labels(groups)
+    limit = _colour_limit(cells)
+    by_cell = {(row.group, row.metric): row for row in cells.itertuples(index=False)}
+    rows = []
+    for group in groups:
+        tds = []
+        for metric in metrics:
+            row = by_cell.get((group, metric))
+            if row is None:
+                tds.append("<td></td>")
+                continue
+            small = bool(row.small)
+            text = "NaN" if not np.isfinite(row.gap) else f"{row.gap:+.2f}"
+            text += "*" if row.verdict == "disparity survives" else ""
+            text += "°" if small else ""
+            classes = ["small"] if small else []
+            style = ""
+            if np.isfinite(row.gap):
+                background, ink = _colour(float(row.gap), limit, faded=small)
+                style = f" style='background-color:{background};color:{ink}'"
+            else:
+                classes.append("nan")
+            title = (
+                f"{metric}: too small for this metric, so its colour is muted"
+                if small
+                else f"{metric}: {row.verdict}"
+            )
+            tds.append(
+                f"<td class='{' '.join(classes)}'{style} "
+                f"title='{html.escape(title, quote=True)}'>{text}</td>"
+            )
+        rows.append(f"<tr><th scope='row'>{html.escape(names[group])}</th>{''.join(tds)}</tr>")
+    head = "".join(f"<th scope='col'>{m}</th>" for m in metrics)
+    swatches = "".join(
+        f"<span class='swatch' style='background-color:{back};color:{ink}'>{v:+.2f}</span>"
+        for v in np.linspace(-limit, limit, 5)
+        for back, ink in [_colour(float(v), limit, faded=False)]
+    )
+    min_gap = report.settings["min_gap"]
+    caption = (
+        f"{_esc(attribute)}: gap to the reference (group minus reference), metrics in the "
+        "order they matter here. Colour scale (clipped at the ends): "
+        f"{swatches}; the darkest colour is the largest gap among the groups large enough to "
+        "tell. * the disparity survives MATCH with Holm's adjustment. "
+        "<span class='small'>Hatched, faded cells marked ° belong to a group too small for "
+        f"that metric to tell a gap of {min_gap:g} from chance: their colour is muted "
+        "whatever the gap, because the evidence there is weakest; read the number, not the "
+        "colour.</span>"
+    )
+    return (
+        f"<figure><table class='heatmap'><thead><tr><th>group</th>{head}</tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table><figcaption>{caption}</figcaption></figure>"
     )
 
 
@@ -325,16 +386,26 @@ def _html_table(frame: pd.DataFrame) -> str:
 
 
 # --------------------------------------------------------------------------- the page
+def _ordered(report, rows: list[dict]) -> list[dict]:
+    """Summary rows in the decision's metric order within each attribute (stable)."""
+    if not rows:
+        return rows
+    frame = pd.DataFrame({"attribute": [r["attribute"] for r in rows]})
+    frame["metric"] = [r["metric"] for r in rows]
+    return [rows[i] for i in by_metric(report, frame).index]
+
+
 def _summary_html(report) -> str:
     summary = report.summary()
     settings = report.settings
+    decision = settings.get("decision")
     parts = [f"<p>{html.escape(summary['adjustment'])}.</p>"]
     if summary["significant"]:
         items = "".join(
             f"<li class='bad'>{_esc(r['attribute'])} = {_group(report, r)}: {r['metric']} "
             f"{r['score']:.3f} vs {r['reference_score']:.3f} (gap {r['gap']:+.3f}, "
             f"n = {r['n']:,}, Holm p = {r['p_holm']:.2g})</li>"
-            for r in summary["significant"]
+            for r in _ordered(report, summary["significant"])
         )
         parts.append(f"<p>Disparities that survive:</p><ul>{items}</ul>")
     else:
@@ -345,7 +416,7 @@ def _summary_html(report) -> str:
     if summary["small_groups"]:
         items = "".join(
             f"<li class='small'>{_esc(r['attribute'])} = {_group(report, r)} "
-            f"(n = {r['n']:,}): {', '.join(r['metrics'])}<ul>"
+            f"(n = {r['n']:,}): {', '.join(ranked(r['metrics'], decision))}<ul>"
             + "".join(f"<li>{_esc(reason)}</li>" for reason in r["reasons"])
             + "</ul></li>"
             for r in summary["small_groups"]
@@ -391,10 +462,36 @@ def _summary_html(report) -> str:
         items = "".join(
             f"<li>{_esc(r['attribute'])} = {_group(report, r)}, {r['metric']}: {_esc(r['note'])}"
             "</li>"
-            for r in summary["undefined"]
+            for r in _ordered(report, summary["undefined"])
         )
         parts.append(f"<p>Undefined comparisons (NaN):</p><ul>{items}</ul>")
     return "<section class='summary'><h2>Summary</h2>" + "".join(parts) + "</section>"
+
+
+#: Tables whose rows the page orders by the decision's metric order (within each attribute).
+_BY_METRIC = ("comparisons", "rates", "overview")
+
+
+def _meanings_html(report) -> str:
+    """What each metric measures and when to care, in the decision's order."""
+    decision = report.settings.get("decision")
+    if decision is None:
+        intro = "In the order given: the direction was not given, so each metric is read both ways."
+    else:
+        intro = (
+            "Most important first: a positive prediction "
+            f"{'harms' if decision == 'punitive' else 'helps'} the person."
+        )
+    rows = "".join(
+        f"<tr><td>{m}</td><td>{html.escape(MEANINGS[m].measures)}</td>"
+        f"<td>{html.escape(MEANINGS[m].care(decision))}</td></tr>"
+        for m in metric_order(report)
+    )
+    return (
+        f"<h2>What the metrics measure, and when to care</h2><p>{intro}</p>"
+        "<table class='meanings'><thead><tr><th>metric</th><th>what it measures</th>"
+        f"<th>when to care</th></tr></thead><tbody>{rows}</tbody></table>"
+    )
 
 
 def _pct(value) -> str:
@@ -416,9 +513,10 @@ def render_html(report, *, title: str = "Fairness audit") -> str:
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         f"<title>{_esc(title)}</title><style>{_STYLE}</style></head><body><main>"
         f"<h1>{_esc(title)}</h1>"
-        f"<p class='note'>{settings['rows']:,} rows; positive (beneficial) label "
+        f"<p class='direction'>{html.escape(_direction(report))}</p>"
+        f"<p class='note'>{settings['rows']:,} rows; positive label "
         f"{_label(settings['positive'])}; predictions {_esc(settings['y_pred'])}; metrics "
-        f"{', '.join(settings['metrics'])}; α = {settings['alpha']:g}; intervals at "
+        f"{', '.join(metric_order(report))}; α = {settings['alpha']:g}; intervals at "
         f"{settings['interval_level']:.0%}; CPS λ = {settings['lam']:g}.</p>"
     )
     refs = "".join(
@@ -426,7 +524,8 @@ def render_html(report, *, title: str = "Fairness audit") -> str:
         f"({settings['reference_rules'][a]})</li>"
         for a in report.attributes
     )
-    body = [head, f"<ul>{refs}</ul>", _summary_html(report), "<h2>Figures</h2>"]
+    body = [head, f"<ul>{refs}</ul>", _summary_html(report), _meanings_html(report)]
+    body.append("<h2>Figures</h2>")
     for attribute in report.attributes:
         body.append(f"<h3>{_esc(attribute)}</h3>")
         body.append(
@@ -438,14 +537,7 @@ def render_html(report, *, title: str = "Fairness audit") -> str:
             )
         )
         if (report.tables["comparisons"]["attribute"] == attribute).any():
-            body.append(
-                _img(
-                    _gap_figure(report, attribute),
-                    f"{attribute}: gap to the reference (group minus reference); * the "
-                    "disparity survives MATCH with Holm's adjustment; ° the group is too "
-                    "small for that metric.",
-                )
-            )
+            body.append(_gap_heatmap(report, attribute))
         if report.tables.get("uncertainty") is not None:
             body.append(
                 _img(
@@ -477,6 +569,8 @@ def render_html(report, *, title: str = "Fairness audit") -> str:
         table = report.tables.get(name)
         if table is None or table.empty:
             continue
+        if name in _BY_METRIC:
+            table = by_metric(report, table)
         table = _name_columns(report, table)
         body.append(f"<h3>{html.escape(caption)}</h3>{_html_table(table)}")
     body.append(

@@ -1,5 +1,10 @@
 """The audit as terminal text: summary first, then the tables, every NaN explained.
 
+The header says what a positive prediction means for the person (``decision``, or that it
+was not given); the metrics are then ordered by how directly they measure the errors that
+matter for that direction, and each is explained in one line
+(:mod:`fairbook.audit.meaning`).
+
 Lines stay within ``width`` columns (100 by default): wide tables wrap into blocks of
 columns, long group labels are shortened with ``…``. Labels from the data pass through
 :func:`printable`, so control characters (an escape sequence in a group name) are shown
@@ -17,7 +22,9 @@ import pandas as pd
 
 from fairbook.labels import show_value
 
-__all__ = ["printable", "render_text"]
+from .meaning import MEANINGS, direction, ranked
+
+__all__ = ["by_metric", "metric_order", "printable", "render_text"]
 
 _LABEL_WIDTH = 24
 
@@ -127,7 +134,7 @@ def _header(report, width: int) -> list[str]:
     lines = [
         f"Fairness audit of {settings['rows']:,} rows; predictions: "
         f"{printable(settings['y_pred'])}",
-        f"Positive (beneficial) label: {printable(show_value(settings['positive']))}",
+        f"Positive label: {_positive(report)}. {_direction(report)}",
     ]
     why = {
         "given": "as given",
@@ -147,13 +154,91 @@ def _header(report, width: int) -> list[str]:
     return [_wrap(line, width, indent="") for line in lines]
 
 
+def _positive(report) -> str:
+    return printable(show_value(report.settings["positive"]))
+
+
+def _direction(report) -> str:
+    """The header's sentence on what a positive prediction means for the person."""
+    settings = report.settings
+    favourable = settings.get("favourable")
+    return direction(
+        settings.get("decision"),
+        _positive(report),
+        favourable=None if favourable is None else printable(show_value(favourable)),
+    )
+
+
+def metric_order(report) -> list[str]:
+    """The report's metrics in the order its decision ranks them (as given without one).
+
+    Examples
+    --------
+    >>> from fairbook.audit import audit
+    >>> metric_order(audit([1, 0, 1, 0], [1, 1, 0, 0], list("aabb"), decision="punitive"))
+    ['FPR', 'PPV', 'PPR', 'B', 'TPR', 'NPV', 'ACC']
+    """
+    return ranked(report.settings["metrics"], report.settings.get("decision"))
+
+
+def by_metric(report, frame: pd.DataFrame, attribute_order=None) -> pd.DataFrame:
+    """``frame``'s rows ordered by :func:`metric_order` within each attribute (stable)."""
+    rank = {m: i for i, m in enumerate(metric_order(report))}
+    attributes = {a: i for i, a in enumerate(attribute_order or report.attributes)}
+    keys = pd.DataFrame(
+        {
+            "a": [attributes.get(a, len(attributes)) for a in frame["attribute"]],
+            "m": [rank.get(m, len(rank)) for m in frame["metric"]],
+        }
+    )
+    order = keys.sort_values(["a", "m"], kind="stable").index.to_numpy()
+    return frame.iloc[order]
+
+
+def _ordered_rows(report, rows: list[dict]) -> list[dict]:
+    if not rows:
+        return rows
+    frame = pd.DataFrame({"attribute": [r["attribute"] for r in rows]})
+    frame["metric"] = [r["metric"] for r in rows]
+    return [rows[i] for i in by_metric(report, frame).index]
+
+
+def _meanings(report, width: int) -> list[str]:
+    decision = report.settings.get("decision")
+    order = metric_order(report)
+    if decision is None:
+        title = (
+            "WHAT THE METRICS MEASURE (in the order given: the direction was not given, so "
+            "each is read both ways)"
+        )
+    else:
+        title = (
+            "WHAT THE METRICS MEASURE, AND WHEN TO CARE (most important first: a positive "
+            f"prediction {'harms' if decision == 'punitive' else 'helps'} the person)"
+        )
+    out = [_wrap(title, width, indent="")]
+    for metric in order:
+        meaning = MEANINGS[metric]
+        out.append(
+            textwrap.fill(
+                f"{metric:<5} {meaning.measures}. When to care: {meaning.care(decision)}.",
+                width=width,
+                initial_indent="  ",
+                subsequent_indent="        ",
+                break_on_hyphens=False,
+            )
+        )
+    return out
+
+
 def _summary(report, width: int) -> list[str]:
     summary = report.summary()
     settings = report.settings
+    decision = settings.get("decision")
     out = ["SUMMARY", _wrap(summary["adjustment"] + ".", width)]
     if summary["significant"]:
         out.append("  Disparities that survive (gap = group minus reference):")
-        for row in summary["significant"]:
+        for row in _ordered_rows(report, summary["significant"]):
             out.append(
                 _wrap(
                     f"- {printable(row['attribute'])} = {_row_name(report, row)}: "
@@ -186,7 +271,7 @@ def _summary(report, width: int) -> list[str]:
             out.append(
                 _wrap(
                     f"- {printable(row['attribute'])} = {_row_name(report, row)} "
-                    f"(n = {row['n']:,}): {', '.join(row['metrics'])}",
+                    f"(n = {row['n']:,}): {', '.join(ranked(row['metrics'], decision))}",
                     width,
                     indent="    ",
                 )
@@ -260,6 +345,7 @@ def _ref_labels(report, part: pd.DataFrame) -> list[str]:
 
 def _groups(report, width: int) -> list[str]:
     table = report.tables["groups"]
+    decision = report.settings.get("decision")
     out = []
     for attribute in report.attributes:
         part = table[table["attribute"] == attribute]
@@ -270,14 +356,17 @@ def _groups(report, width: int) -> list[str]:
                 "n": part["n"].to_numpy(),
                 "share": part["share"].to_numpy(),
                 **{c: part[c].to_numpy() for c in ("TP", "FN", "FP", "TN")},
-                "small for": part["small_metrics"].to_numpy(),
+                "small for": [
+                    ", ".join(ranked(s.split(", "), decision)) if s else ""
+                    for s in part["small_metrics"]
+                ],
             }
         )
+        shown_rates = ranked(("PPR", "PREV", "ACC", "TPR", "FPR", "PPV", "B"), decision)
         rates = pd.DataFrame(
             {
                 "group": _ref_labels(report, part),
-                **{c: part[c].to_numpy() for c in ("PPR", "PREV", "ACC", "TPR", "FPR")},
-                **{c: part[c].to_numpy() for c in ("PPV", "B")},
+                **{c: part[c].to_numpy() for c in shown_rates},
                 **{
                     c: np.where(reference, "-", part[c].to_numpy(dtype=object))
                     for c in ("OFI", "DI")
@@ -314,7 +403,7 @@ def _comparisons(report, width: int) -> list[str]:
         "verdict": str,
     }
     for attribute in report.attributes:
-        part = table[table["attribute"] == attribute]
+        part = by_metric(report, table[table["attribute"] == attribute])
         if part.empty:
             continue
         smoothed = [
@@ -489,7 +578,7 @@ def _notes(report, width: int) -> list[str]:
             width,
         ),
     ]
-    for row in summary["undefined"]:
+    for row in _ordered_rows(report, summary["undefined"]):
         out.append(
             _wrap(
                 f"- {printable(row['attribute'])} = {_row_name(report, row)}, "
@@ -517,6 +606,7 @@ def render_text(report, *, width: int = 100) -> str:
         blocks = [
             "\n".join(_header(report, width)),
             "\n".join(_summary(report, width)),
+            "\n".join(_meanings(report, width)),
             *("\n".join(part) for part in (_groups(report, width), _comparisons(report, width))),
             "\n".join(_seven(report, width)),
             "\n".join(_uncertainty(report, width)),

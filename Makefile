@@ -1,13 +1,15 @@
 # fairbook: build and test the book.
 #
-#   make book [PROFILE=fast|full]   set up, fetch data, execute every chapter, build _build/html,
-#                                   check every page in headless Chromium
+#   make book [PROFILE=fast|full]   set up, fetch data, execute every chapter, build _build/html
+#                                   and the PDFs (_build/pdf), check every page in headless Chromium
 #   make test                       set up, lint (ruff check + format --check), data, unit tests,
 #                                   the book, the executed chapters' outputs against their
-#                                   committed references (nbval's rules), the page check, the
-#                                   JupyterLab check (what .ci/run calls)
+#                                   committed references (nbval's rules), the student edition's
+#                                   leak test, the page check, the JupyterLab check (.ci/run)
 #   make lab [PORT=8888] [FRESH=1]  set up, then JupyterLab on working copies of the chapters
 #                                   (lab/, git-ignored), as root or as a user
+#   make student                    the student (no solutions) and instructor editions of every
+#                                   chapter in _build/editions/
 #
 # Both work on a fresh machine with Python 3.11, pip, node/npm and apt (as root). Helpers:
 # setup, vendor, data, html, unit, nbval, nbval-refresh, nbval-rerun, pagecheck, labcheck,
@@ -61,12 +63,14 @@ echo "[time] $(1): $$(( $$(date +%s) - t0 )) s$$( [ $$rc = 0 ] || echo " (FAILED
 exit $$rc
 endef
 
-.PHONY: help setup vendor data html book lab unit nbval nbval-refresh nbval-rerun pagecheck labcheck chromium test lint verify clean distclean
+.PHONY: help setup vendor data html book pdf lab student editions unit nbval nbval-refresh nbval-rerun pagecheck labcheck chromium test lint verify clean distclean
 
 help:
 	@echo "make book [PROFILE=fast|full]  execute the chapters, build _build/html, check the pages"
 	@echo "make test                      unit tests + book + nbval + page check + JupyterLab check (CI)"
 	@echo "make lab [PORT=8888] [FRESH=1] JupyterLab on working copies of the chapters (lab/)"
+	@echo "make student                   student (no solutions) and instructor editions (_build/editions)"
+	@echo "make pdf                       the book as A4 PDFs, instructor and student (_build/pdf)"
 	@echo "helpers: setup vendor data html unit nbval nbval-refresh nbval-rerun pagecheck labcheck chromium"
 	@echo "         lint verify clean distclean"
 
@@ -179,7 +183,23 @@ pagecheck: chromium $(STAMP_PY)
 book: setup chromium
 	@$(MAKE) data
 	@$(MAKE) html
+	@$(MAKE) pdf
 	@$(MAKE) pagecheck
+
+# the whole book as one A4 PDF per edition (instructor; student without solutions), printed
+# from _build/html by the page check's Chromium (fairbook.build.pdf)
+pdf: chromium $(STAMP_PY)
+	@$(call timed,pdf,$(PY) -m fairbook.build.pdf --out _build/pdf/fairbook.pdf && $(PY) -m fairbook.build.pdf --student --out _build/pdf/fairbook-student.pdf)
+
+# student edition (exercises, no solutions) and instructor edition (everything) of every chapter
+student: $(STAMP_PY)
+	@$(PY) -m fairbook.build.editions --out _build/editions/student --edition student
+	@$(PY) -m fairbook.build.editions --out _build/editions/instructor --edition instructor
+
+# make test, after the book: both editions written, and the leak test again, now also on the
+# built book's downloads (make unit runs before there is a book)
+editions: student
+	@$(call timed,editions,$(PY) -m pytest -q -p no:cacheprovider tests/build/test_editions.py)
 
 # JupyterLab on working copies of the chapters (lab/, git-ignored: running and saving them never
 # changes a tracked file); prints the URL with its token; --allow-root when run as root
@@ -226,6 +246,8 @@ test: setup chromium
 	$(MAKE) unit || failed="$$failed unit"; \
 	$(MAKE) html || failed="$$failed html"; \
 	$(MAKE) nbval || failed="$$failed nbval"; \
+	$(MAKE) editions || failed="$$failed editions"; \
+	$(MAKE) pdf || failed="$$failed pdf"; \
 	$(MAKE) pagecheck || failed="$$failed pagecheck"; \
 	$(MAKE) labcheck || failed="$$failed labcheck"; \
 	if [ -n "$$failed" ]; then echo "make test: FAILED:$$failed"; exit 1; fi; \

@@ -428,3 +428,109 @@ def test_record_with_a_corrupt_provenance_is_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "unit n005 is damaged (its provenance n005.json is not JSON)" in err
     assert "recording it again fixes it" in err and "Traceback" not in err
+
+
+# ---- fairbook audit --decision / --favourable -----------------------------------------------
+_AUDIT_CSV = "y_true,y_pred,group\n1,1,a\n0,1,a\n1,0,b\n0,0,b\n1,1,b\n"
+
+
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        ([], "Direction not given"),
+        (["--decision", "punitive"], "A positive prediction (label 1) harms the person"),
+        (["--decision", "assistive"], "A positive prediction (label 1) helps the person"),
+        (["--favourable", "0"], "harms the person (favourable label 0, as given)"),
+        (["--favourable", "1", "--decision", "assistive"], "helps the person (favourable label"),
+    ],
+)
+def test_audit_decision_option(tmp_path, capsys, options, says):
+    from fairbook.cli import main
+
+    path = tmp_path / "p.csv"
+    path.write_text(_AUDIT_CSV)
+    assert main(["audit", str(path), *options]) == 0
+    out = capsys.readouterr().out
+    header = " ".join(line.strip() for line in out.split("\n\n")[0].splitlines())
+    assert says in header and "beneficial" not in out
+
+
+@pytest.mark.parametrize(
+    ("options", "fragment"),
+    [
+        (["--decision", "maybe"], "decision must be 'punitive'"),
+        (["--decision", ""], "decision must be 'punitive'"),
+        (["--favourable", "yes"], "favourable 'yes' is not a number"),
+        (["--favourable", "7"], "favourable=7 is not among the labels"),
+        (["--favourable", "1", "--decision", "punitive"], "disagree"),
+    ],
+)
+def test_audit_hostile_decision_is_one_line_exit_2(tmp_path, capsys, options, fragment):
+    from fairbook.cli import main
+
+    path = tmp_path / "p.csv"
+    path.write_text(_AUDIT_CSV)
+    with pytest.raises(SystemExit) as info:
+        main(["audit", str(path), *options])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and fragment in err and "Traceback" not in err, err
+
+
+def test_version_is_the_installed_package_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import version
+
+    assert run_cli("--version") == 0
+    assert capsys.readouterr().out.strip() == f"fairbook {version('fairbook')}"
+
+
+def test_data_where_a_name_prints_its_file(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from fairbook import data
+
+    monkeypatch.setattr(data, "path", lambda name: Path("/cache") / f"{name}.csv")
+    assert run_cli("data", "where", "compas") == 0
+    assert capsys.readouterr().out.strip() == "/cache/compas.csv"
+    assert run_cli("data", "where", "nope") == 2
+    assert "unknown data set 'nope'; choose one of compas" in capsys.readouterr().err
+    assert run_cli("data", "verify", "compas", "extra.csv") == 2
+    assert "takes no output file" in capsys.readouterr().err
+
+
+def test_data_export_writes_a_lab_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import pandas as pd
+
+    from fairbook.data import labs
+
+    table = pd.DataFrame({"y_true": [1, 0], "y_pred": [1, 1], "race": ["a", "=b"]})
+    monkeypatch.setitem(labs.LAB_TABLES, "compas-lab", lambda: table)
+    out = tmp_path / "lab.csv"
+    assert run_cli("data", "export", "compas-lab", str(out)) == 0
+    assert capsys.readouterr().out.strip() == f"wrote 2 rows to {out}"
+    lines = out.read_text().splitlines()
+    assert lines[0] == "y_true,y_pred,race" and lines[2].endswith("'=b")  # no formula
+    assert run_cli("data", "export", "nope", str(out)) == 2
+    assert "unknown lab table 'nope'" in capsys.readouterr().err
+    assert run_cli("data", "export") == 2
+    assert "needs a table and a file" in capsys.readouterr().err
+
+
+def test_student_writes_both_editions(book: Path, tmp_path: Path, capsys) -> None:
+    assert run_cli("student", "--out", str(tmp_path / "s")) == 0
+    out = capsys.readouterr().out
+    assert "[student] 2 chapters in" in out
+    assert sorted(p.name for p in (tmp_path / "s").iterdir()) == [
+        "01_tiny.ipynb",
+        "02_other_topic.ipynb",
+    ]
+    assert run_cli("student", "--out", str(tmp_path / "i"), "--edition", "instructor") == 0
+    assert (tmp_path / "i" / "01_tiny.ipynb").read_bytes() == (
+        book / "notebooks" / "01_tiny.ipynb"
+    ).read_bytes()
+    blocked = tmp_path / "file"
+    blocked.write_text("x")
+    assert run_cli("student", "--out", str(blocked / "x")) == 2
+    assert "cannot write" in capsys.readouterr().err

@@ -481,7 +481,18 @@ def _ledger(args: argparse.Namespace) -> int:
     return 0
 
 
-def _data_call(action: str, name: str | None) -> int:
+def _data_call(action: str, name: str | None, out: str | None = None) -> int:
+    if action == "export":
+        return _data_export(name, out)
+    if action == "where" and name:
+        from fairbook.data import SOURCES, path
+
+        if name not in SOURCES:
+            raise UsageError(f"unknown data set {name!r}; choose one of {', '.join(SOURCES)}")
+        print(path(name))  # the file itself (fetched first if it is not cached yet)
+        return 0
+    if out is not None:
+        raise UsageError(f"fairbook data {action} takes no output file (only export does)")
     try:
         from fairbook import data
     except ImportError as exc:
@@ -499,6 +510,25 @@ def _data_call(action: str, name: str | None) -> int:
         print(f"fairbook data {action}: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
     return _report(action, result)
+
+
+def _data_export(name: str | None, out: str | None) -> int:
+    """``fairbook data export NAME FILE``: a course lab's table as CSV."""
+    from fairbook.data.labs import LAB_TABLES, write_lab_table
+
+    if not name or not out:
+        raise UsageError(
+            f"fairbook data export needs a table and a file: fairbook data export "
+            f"{next(iter(LAB_TABLES))} FILE.csv (tables: {', '.join(LAB_TABLES)})"
+        )
+    try:
+        target, rows = write_lab_table(name, out)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"cannot write {out}: {exc.strerror or exc}") from None
+    print(f"wrote {rows:,} rows to {target}")
+    return 0
 
 
 def _report(action: str, result: Any) -> int:
@@ -531,16 +561,61 @@ def _report(action: str, result: Any) -> int:
     arguments=[
         arg(
             "action",
-            choices=("fetch", "verify", "where"),
+            choices=("fetch", "verify", "where", "export"),
             help="fetch: download/extract into the cache; verify: check SHA-256; "
-            "where: print the cache folder",
+            "where: print the cache folder (with NAME: that data set's file); "
+            "export: write a course lab's table (NAME, e.g. compas-lab) to FILE",
         ),
-        arg("name", nargs="?", help="one data set (default: all)"),
+        arg("name", nargs="?", help="one data set (default: all), or the lab table to export"),
+        arg("out", nargs="?", metavar="FILE", help="export only: the CSV file to write"),
     ],
 )
 def _data(args: argparse.Namespace) -> int:
-    """Manage the data sets the chapters read (see data/README.md for their provenance)."""
-    return _data_call(args.action, args.name)
+    """Manage the data sets the chapters read (see data/README.md for their provenance), and
+    export the course plan's lab tables (`fairbook data export compas-lab compas_lab.csv`)."""
+    return _data_call(args.action, args.name, args.out)
+
+
+@subcommand(
+    "student",
+    help="write every chapter as a student notebook (exercises, no solutions)",
+    arguments=[
+        arg("--out", required=True, metavar="DIR", help="folder to write the notebooks into"),
+        arg(
+            "--edition",
+            choices=("student", "instructor"),
+            default="student",
+            help="student: no solution text, code or output (default); instructor: everything",
+        ),
+        arg(
+            "--executed",
+            action="store_true",
+            help="start from _build/executed/notebooks (run `make html` first): outputs kept, "
+            "except the solutions'",
+        ),
+    ],
+)
+def _student(args: argparse.Namespace) -> int:
+    """Write every chapter (notebooks/NN_*.ipynb) as a student notebook: each exercise
+    statement followed by a "Your answer:" cell, and no solution text, code or output.
+    --edition instructor writes the chapters as they are."""
+    from fairbook.build.chapters import BookPaths, find_root
+    from fairbook.build.editions import EditionError, write_editions
+
+    paths = BookPaths(find_root())
+    source = paths.executed if args.executed else paths.notebooks
+    if args.executed and not source.is_dir():
+        raise UsageError(f"{source} does not exist: run `make html` first")
+    try:
+        reports = write_editions(source, args.out, edition=args.edition)
+    except EditionError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    for report in reports:
+        print(f"[{args.edition}] {report.line()}")
+    print(f"[{args.edition}] {len(reports)} chapters in {args.out}")
+    return 0
 
 
 @subcommand(
@@ -566,7 +641,25 @@ def _data(args: argparse.Namespace) -> int:
             action="store_true",
             help="also audit the intersection of all --group columns",
         ),
-        arg("--positive", default="1", help="the beneficial label (default 1)"),
+        arg(
+            "--positive",
+            default="1",
+            help="the positive label, the one TPR, FPR and PPR count (default 1)",
+        ),
+        arg(
+            "--decision",
+            metavar="punitive|assistive",
+            help="what a positive prediction means for the person: punitive (it harms them, "
+            "e.g. detain: false positives matter most) or assistive (it helps, e.g. approve: "
+            "false negatives matter most); orders and explains the metrics. Not given: the "
+            "report says the direction is unknown",
+        ),
+        arg(
+            "--favourable",
+            metavar="LABEL",
+            help="the same, as the label that is good for the person (read in y_true's "
+            "type): the positive label means assistive, the other punitive",
+        ),
         arg(
             "--reference",
             action="append",
@@ -612,9 +705,11 @@ def _audit(args: argparse.Namespace) -> int:
     spread of every number over the runs and how often each verdict holds.
 
     The file is CSV (.csv, .tsv, compressed) or Parquet (.parquet, .pq), one row per person.
-    Only empty cells count as missing; labels may be integers, booleans or text; --positive
-    and --reference are read in the type of their column. Bad input ends with exit status 2
-    and one line naming the problem."""
+    Only empty cells count as missing; labels may be integers, booleans or text; --positive,
+    --favourable and --reference are read in the type of their column. --decision (or
+    --favourable) says whether a positive prediction harms or helps the person: the report
+    then orders the metrics by the errors that matter and explains each. Bad input ends with
+    exit status 2 and one line naming the problem."""
     from fairbook.audit import DEFAULT_METRICS, audit_file, printable
     from fairbook.audit.files import write_stdout, write_text
     from fairbook.safe_csv import write_csv
@@ -626,6 +721,8 @@ def _audit(args: argparse.Namespace) -> int:
             y_pred=args.y_pred,
             groups=args.group or ["group"],
             positive=args.positive,
+            decision=args.decision,
+            favourable=args.favourable,
             reference=args.reference,
             intersections=args.intersections,
             score=args.score,
@@ -655,12 +752,23 @@ def _too_big() -> str:
 # wiring
 
 
+def _version() -> str:
+    """The installed package's version ("unknown" outside an install)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("fairbook")
+    except PackageNotFoundError:  # pragma: no cover (the command exists only when installed)
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="fairbook",
         description="fairbook: fairness under uncertainty and variance - build the book, "
         "rerun its chapters, manage its data.",
     )
+    parser.add_argument("--version", action="version", version=f"fairbook {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in _COMMANDS.values():
         p = sub.add_parser(

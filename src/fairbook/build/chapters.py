@@ -727,6 +727,9 @@ def stage_book(
         )
         toc_path.write_text(yaml.safe_dump(toc, sort_keys=False), encoding="utf-8")
     write_ledger_fragments(executed, stage / "book")
+    from fairbook.build.course import write_course_fragment
+
+    write_course_fragment(paths.notebooks, paths.root / REFERENCE_TIMINGS, stage / "book")
     return stage
 
 
@@ -780,6 +783,10 @@ def _stamp_footer(config_path: Path) -> None:
     sphinx.setdefault("myst_substitutions", {}).update({"version": version, "build_date": date})
     config_path.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
 
+
+#: The fast profile's run times of the last reference build (``make html`` writes them); the
+#: course plan's time table reads them.
+REFERENCE_TIMINGS = Path("tests") / "notebooks" / "reference" / "timings-fast.json"
 
 #: The files the ledger page (book/ledger.md) includes with ``{raw} html :file:``.
 LEDGER_FRAGMENTS = ("_ledger_tallies.html", "_ledger_tables.html", "_ledger_rows.html")
@@ -855,6 +862,11 @@ def build_html(
     proc = subprocess.run(cmd, cwd=paths.root, env=env, check=False)
     if proc.returncode != 0:
         raise BuildError(f"jupyter-book build failed (exit {proc.returncode}); see the log above")
+    from fairbook.build.editions import serve_student_downloads
+
+    # the pages' download button serves the student edition: no solution text, code or output
+    served = serve_student_downloads(paths.html)
+    echo(f"[html] downloads: {len(served)} chapters as student editions", flush=True)
     return paths.html
 
 

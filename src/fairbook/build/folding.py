@@ -48,6 +48,13 @@ _OPEN_TARGET_JS = """
   }
   window.addEventListener("hashchange", openTarget);
   document.addEventListener("DOMContentLoaded", openTarget);
+  // a folded solution's title reads "Solution to Exercise N": a click on it opens the
+  // solution (the dropdown's own toggle), instead of following the link up to the exercise
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest(
+      ".solution.dropdown > .admonition-title a, .solution.dropdown summary a");
+    if (link) { event.preventDefault(); }
+  }, true);
 })();
 """
 

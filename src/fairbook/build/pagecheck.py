@@ -646,7 +646,30 @@ def main(argv: list[str] | None = None) -> int:
         f"[pagecheck] {len(results) - len(bad)}/{len(results)} pages ok; numbers in {report}"
         + (f"; screenshots in {args.screenshots}" if args.screenshots and use else "")
     )
-    return 1 if bad else 0
+    pdf_problems = _check_pdfs(Path(args.html).parent / "pdf", args, use, len(results))
+    return 1 if bad or pdf_problems else 0
+
+
+def _check_pdfs(folder: Path, args, use: bool, pages: int) -> list[str]:
+    """Open the book's PDFs (``make pdf``), when they were built: page count against the
+    build's record, no solution in the student edition, two pages rendered to look at."""
+    from fairbook.build import pdf as book_pdf
+
+    problems: list[str] = []
+    for name in ("fairbook.pdf", "fairbook-student.pdf"):
+        if not (folder / name).exists():
+            print(f"[pagecheck] no {folder / name} (make pdf builds it): not checked", flush=True)
+            continue
+        found = book_pdf.check_pdf(
+            folder / name,
+            screenshots=(args.screenshots or None) if use else None,
+            min_pages=pages,  # every document takes at least one page
+        )
+        print(f"[pagecheck] {'ok' if not found else 'FAILED':6} {folder / name}", flush=True)
+        for problem in found:
+            print(f"           - {problem}", flush=True)
+        problems += found
+    return problems
 
 
 if __name__ == "__main__":

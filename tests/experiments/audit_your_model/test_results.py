@@ -130,3 +130,12 @@ def test_uncertainty_and_flips_tables():
     assert set(flips["group"]) == {"b"} and (flips["survives in"] == 0.5).any()
     assert len(flips) == int(report.tables["stability"]["flips"].sum())
     assert "Over 2 runs" in repr(am.audit_summary(report)).replace("\n", " ")
+    # the patterns partition the stability table; counted by hand from its two share columns
+    stability = report.to_frame("stability")
+    patterns = am.flip_patterns(report).set_index("pattern")["count"]
+    assert patterns.sum() == len(stability)
+    survives, unfair = stability["share_survives"], stability["share_ratio_unfair"]
+    assert patterns["both settled"] == int((survives.isin([0, 1]) & unfair.isin([0, 1])).sum())
+    assert patterns["ratio unfair in every run, survives in only some"] == int(
+        ((unfair == 1) & ~survives.isin([0, 1])).sum()
+    )

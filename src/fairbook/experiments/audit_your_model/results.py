@@ -20,6 +20,7 @@ __all__ = [
     "audit_summary",
     "comparisons_table",
     "compas_audit",
+    "flip_patterns",
     "flips_table",
     "group_counts",
     "group_rates",
@@ -33,6 +34,10 @@ def compas_audit(frame: pd.DataFrame, *, alpha: float, min_gap: float) -> AuditR
     """Audit ProPublica's COMPAS scores by race, sex and age class against
     :data:`~fairbook.experiments.audit_your_model.settings.COMPAS_REFERENCES`, with the
     low-risk score's balance and calibration.
+
+    The chapter's labels are oriented as seed 003 orients them: 1 = did not reoffend, predicted
+    low risk. A positive prediction therefore *helps* the person (``decision="assistive"``):
+    the false negatives — people who did not reoffend but were scored risky — matter most.
 
     Examples
     --------
@@ -48,13 +53,15 @@ def compas_audit(frame: pd.DataFrame, *, alpha: float, min_gap: float) -> AuditR
         score="low_risk_score",
         alpha=alpha,
         min_gap=min_gap,
+        decision="assistive",
     )
 
 
 def adult_audit(frame: pd.DataFrame, *, alpha: float, min_gap: float) -> AuditReport:
     """Audit the Adult forests by race, sex and their intersections: the first forest's
     predictions, the spread of the verdicts over the forests (``pred_*``) and the
-    uncertainty of their ensemble (``p_*``).
+    uncertainty of their ensemble (``p_*``). A positive prediction (income above 50K, the
+    stand-in for a favourable decision) helps the person: ``decision="assistive"``.
     """
     runs = sorted(c for c in frame.columns if c.startswith("pred_"))
     samples = sorted(c for c in frame.columns if c.startswith("p_"))
@@ -66,6 +73,7 @@ def adult_audit(frame: pd.DataFrame, *, alpha: float, min_gap: float) -> AuditRe
         samples=samples,
         alpha=alpha,
         min_gap=min_gap,
+        decision="assistive",
     )
 
 
@@ -380,4 +388,58 @@ def flips_table(report: AuditReport) -> pd.DataFrame:
         chosen[columns]
         .rename(columns={"share_survives": "survives in", "share_ratio_unfair": "ratio unfair in"})
         .reset_index(drop=True)
+    )
+
+
+def flip_patterns(report: AuditReport) -> pd.DataFrame:
+    """How the two verdicts of a group and metric disagree over the runs, counted.
+
+    Each row of the audit's stability table (every group, metric and run) is one of: both
+    verdicts settled (the same in every run); the disparity survives MATCH in every run
+    while its ratio is judged unfair in only some ("small but certain"); the ratio is
+    unfair in every run while the disparity survives in only some ("large but uncertain");
+    or the rest (both flip, or one flips while the other never holds). A share that is
+    undefined (NaN: no run could judge the ratio) counts as settled.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per pattern: ``pattern`` and ``count`` (patterns with no case included).
+
+    Raises
+    ------
+    ValueError
+        When the audit was given no runs.
+
+    Examples
+    --------
+    Two identical runs settle every verdict:
+
+    >>> from fairbook.audit import audit
+    >>> frame = pd.DataFrame({"y_true": [1, 0] * 40, "g": ["a"] * 40 + ["b"] * 40,
+    ...                       "r0": [1, 0] * 40, "r1": [1, 0] * 40})
+    >>> report = audit(frame, y_pred=None, groups=["g"], runs=["r0", "r1"])
+    >>> counts = flip_patterns(report).set_index("pattern")["count"]
+    >>> int(counts["both settled"]) == len(report.to_frame("stability"))
+    True
+    """
+    table = report.to_frame("stability")
+    survives = table["share_survives"].to_numpy(float)
+    unfair = table["share_ratio_unfair"].to_numpy(float)
+
+    def settled(share):  # the same in every run; an undefined share (NaN) has no verdict
+        return (share == 0.0) | (share == 1.0) | np.isnan(share)
+
+    patterns = {
+        "both settled": settled(survives) & settled(unfair),
+        "survives in every run, ratio unfair in only some": (survives == 1.0) & ~settled(unfair),
+        "ratio unfair in every run, survives in only some": (unfair == 1.0) & ~settled(survives),
+        "both flip, or one flips and the other is never true": ~(
+            settled(survives) & settled(unfair)
+        )
+        & ~((survives == 1.0) & ~settled(unfair))
+        & ~((unfair == 1.0) & ~settled(survives)),
+    }
+    return pd.DataFrame(
+        {"pattern": list(patterns), "count": [int(mask.sum()) for mask in patterns.values()]}
     )

@@ -28,6 +28,19 @@ Run from the repository root::
     .venv/bin/python benchmarks/bench_audit.py --format csv     # CSV instead of Parquet
 
 Results go to ``benchmarks/results/bench_audit.json`` (``--out`` to change).
+
+``--groups 1e3 1e4 1e5 1e6`` measures the audit's cost in the number of groups instead (in
+process, one seeded frame per size: 10 rows per group, a fifth of the rows in one large
+reference group): ``batched`` (:func:`fairbook.audit.audit`, the batched MATCH p-values of
+:mod:`fairbook.audit.fast_match`), ``text`` (``report.to_text()`` on it, up to
+``--text-max`` groups, default 1e4), ``floor`` (the
+per-group counts alone, :func:`fairbook.audit.groups.count_cells`) and, up to
+``--rowwise-max`` groups (default 1e3), the named baseline ``rowwise``: the same comparisons
+one group at a time through :func:`fairbook.stats.match.test` and
+:func:`fairbook.audit.small_groups.small_group_reasons` (the path the audit took before).
+Results go to ``benchmarks/results/bench_audit_groups.json``::
+
+    .venv/bin/python benchmarks/bench_audit.py --groups 1e3 1e4 1e5 1e6
 """
 
 from __future__ import annotations
@@ -167,12 +180,96 @@ def bench(n: int, *, file_format: str, folder: Path) -> dict:
     }
 
 
+def groups_frame(k: int, *, per: int = 10, seed: int = SEED) -> pd.DataFrame:
+    """``per * k`` rows in ``k`` groups, a fifth of the rows in group ``g0`` (the reference)."""
+    rng = np.random.default_rng(seed)
+    n = k * per
+    codes = rng.integers(0, k, n)
+    codes[: n // 5] = 0
+    return pd.DataFrame(
+        {
+            "y_true": rng.integers(0, 2, n, dtype=np.int8),
+            "y_pred": rng.integers(0, 2, n, dtype=np.int8),
+            "group": np.char.add("g", codes.astype(str)).astype(object),
+        }
+    )
+
+
+def _rowwise(report) -> float:
+    """The baseline: every comparison of the report one group at a time (the old path)."""
+    from fairbook.audit.significance import match_pvalue
+    from fairbook.audit.small_groups import small_group_reasons
+
+    groups = report.tables["groups"]
+    counts = groups[["TP", "FN", "FP", "TN"]].to_numpy(np.int64)
+    ref = counts[groups["is_reference"].to_numpy(bool)][0]
+    p_ref = ref / ref.sum()
+    start = time.perf_counter()
+    for metric in report.settings["metrics"]:
+        for cm in counts:
+            small_group_reasons(metric, cm, p_ref)
+            match_pvalue(metric, cm, p_ref)
+    return time.perf_counter() - start
+
+
+def bench_groups(k: int, *, rowwise_max: int, text_max: int) -> dict:
+    """Seconds of the batched audit, its text and the floor at ``k`` groups."""
+    from fairbook.audit import audit
+    from fairbook.audit.groups import count_cells, encode_attribute, outcome_cells
+
+    frame = groups_frame(k)
+    start = time.perf_counter()
+    report = audit(frame, groups=["group"])
+    batched = time.perf_counter() - start
+    text, text_seconds = "", float("nan")
+    if k <= text_max:
+        start = time.perf_counter()
+        text = report.to_text()
+        text_seconds = time.perf_counter() - start
+    start = time.perf_counter()
+    attribute = encode_attribute(frame["group"], name="group")
+    cells = outcome_cells(frame["y_true"].to_numpy() == 1, frame["y_pred"].to_numpy() == 1)
+    count_cells(attribute, cells)
+    floor = time.perf_counter() - start
+    row = {
+        "groups": int(report.tables["groups"].shape[0]),
+        "rows": len(frame),
+        "batched_s": batched,
+        "text_s": text_seconds,
+        "text_lines": text.count("\n") + 1 if text else 0,
+        "floor_s": floor,
+        "batched_over_floor": batched / floor,
+    }
+    if k <= rowwise_max:
+        row["rowwise_s"] = _rowwise(report)
+        row["rowwise_over_batched"] = row["rowwise_s"] / batched
+    return row
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", nargs="+", type=float, default=[1e6, 1e7])
     parser.add_argument("--format", choices=("parquet", "csv"), default="parquet")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--groups", nargs="+", type=float, default=None)
+    parser.add_argument("--rowwise-max", type=float, default=1e3)
+    parser.add_argument("--text-max", type=float, default=1e4)
     args = parser.parse_args(argv)
+    if args.groups:
+        rows = []
+        for size in args.groups:
+            row = bench_groups(
+                int(size), rowwise_max=int(args.rowwise_max), text_max=int(args.text_max)
+            )
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+        out = write_result(
+            args.out or HERE / "results" / "bench_audit_groups.json",
+            {"machine": machine("numpy", "scipy", "pandas"), "results": rows},
+        )
+        print(f"wrote {out}")
+        return 0
+    args.out = args.out or DEFAULT_OUT
     results = []
     with tempfile.TemporaryDirectory() as folder:
         for size in args.sizes:

@@ -689,6 +689,13 @@ def _student(args: argparse.Namespace) -> int:
             help="a metric to compare (repeatable; default ACC PPR B TPR FPR PPV NPV)",
         ),
         arg("--alpha", type=float, default=0.05, help="family-wise error rate (default 0.05)"),
+        arg(
+            "--max-groups",
+            type=int,
+            default=100_000,
+            metavar="N",
+            help="refuse an attribute with more than N groups (default 100000; 0: no limit)",
+        ),
         arg("--json", action="store_true", help="print the report as JSON instead of text"),
         arg("--html", metavar="FILE", help="also write the report as one self-contained page"),
         arg(
@@ -730,6 +737,7 @@ def _audit(args: argparse.Namespace) -> int:
             samples=args.samples,
             metrics=args.metric or DEFAULT_METRICS,
             alpha=args.alpha,
+            max_groups=args.max_groups or None,
         )
         if args.output:
             write_csv(report.to_frame("groups"), args.output, index=False)

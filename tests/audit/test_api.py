@@ -536,3 +536,15 @@ def test_json_settings_carry_the_direction():
     jsonschema.validate(document, JSON_SCHEMA)
     assert document["settings"]["decision"] == "punitive"
     assert document["settings"]["favourable"] == 0
+
+
+def test_more_groups_than_the_limit_are_refused_with_the_limit_named():
+    y = [1, 0] * 6
+    groups = [f"g{i}" for i in range(12)]
+    with pytest.raises(ValueError, match=r"'group' has 12 groups, above max_groups=11"):
+        audit(y, y, groups, max_groups=11)
+    assert audit(y, y, groups, max_groups=12).tables["rates"]["group"].nunique() == 12
+    assert audit(y, y, groups, max_groups=None) is not None
+    for bad in (0, True, 2.5):
+        with pytest.raises(ValueError, match="max_groups must be"):
+            audit(y, y, groups, max_groups=bad)

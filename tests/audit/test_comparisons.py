@@ -109,3 +109,57 @@ def test_small_reference_is_marked():
     )
     assert not big.reference_small.any()
     assert compute("ACC", counts[0]) == table.reference_score.iloc[0]
+
+
+def _rowwise(counts, labels, *, reference, metrics, alpha=0.05, min_gap=0.05):
+    """The one-group-at-a-time path the batched table replaced (the oracle)."""
+    from fairbook.audit.significance import match_pvalue
+    from fairbook.audit.small_groups import small_group_reasons
+
+    counts = np.asarray(counts, dtype=np.int64)
+    ref = counts[reference]
+    p_ref = ref / ref.sum()
+    rows = []
+    for metric in metrics:
+        ref_score = float(compute(metric, ref))
+        ref_small = small_group_reasons(metric, ref, p_ref, alpha=alpha, min_gap=min_gap)
+        for g in range(len(labels)):
+            if g == reference:
+                continue
+            small = small_group_reasons(metric, counts[g], p_ref, alpha=alpha, min_gap=min_gap)
+            score = float(compute(metric, counts[g]))
+            rows.append(
+                {
+                    "group": labels[g],
+                    "score": score,
+                    "ratio": math.nan if metric == "B" or ref_score == 0 else score / ref_score,
+                    "p_hole": small["p_hole"],
+                    "min_gap_p": small["min_gap_p"],
+                    "small": small["small"],
+                    "small_reasons": "; ".join(small["reasons"]),
+                    "reference_small": ref_small["small"],
+                    "p_value": match_pvalue(metric, counts[g], p_ref),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_batched_table_equals_the_rowwise_path(seed):
+    rng = np.random.default_rng(seed)
+    groups = int(rng.integers(2, 8))
+    counts = rng.integers(0, rng.choice([3, 30, 2000]), (groups, 4))
+    counts[counts.sum(axis=1) == 0, 3] = 1
+    if seed % 3 == 0:
+        counts[:, 0] = 0  # TPR, PPV undefined everywhere
+    labels = list(range(groups)) if seed % 2 else [f"g{i}" for i in range(groups)]
+    metrics = ["ACC", "PPR", "B", "TPR", "FPR", "PPV", "NPV", "FOR"]
+    reference = int(np.argmax(counts.sum(axis=1)))
+    got = compare_to_reference(counts, labels, attribute="a", reference=reference, metrics=metrics)
+    want = _rowwise(counts, labels, reference=reference, metrics=metrics)
+    assert len(got) == len(want) == (groups - 1) * len(metrics)
+    assert got["group"].tolist() == want["group"].tolist()
+    for column in ("small", "small_reasons", "reference_small"):
+        assert got[column].tolist() == want[column].tolist(), column
+    for column in ("score", "ratio", "p_hole", "min_gap_p", "p_value"):
+        np.testing.assert_allclose(got[column], want[column], rtol=1e-12, atol=0)

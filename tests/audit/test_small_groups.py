@@ -103,3 +103,20 @@ def test_a_large_group_is_not_small():
     reasons = small_group_reasons("ACC", [3000, 1000, 2000, 4000], P_REF)
     assert not reasons["small"] and reasons["reasons"] == []
     assert reasons["min_gap_p"] < 1e-10 and reasons["p_hole"] == 0.0
+
+
+def test_small_group_table_equals_reasons_group_by_group():
+    from fairbook.audit.small_groups import small_group_table
+
+    p = [0.3, 0.1, 0.2, 0.4]
+    counts = np.array(
+        [[1, 0, 2, 8], [1, 0, 2, 8], [0, 0, 3, 4], [300, 100, 200, 400], [0, 1, 0, 0]]
+    )
+    for metric in ("TPR", "ACC", "B", "PPV"):
+        table = small_group_table(metric, counts, p)
+        for g, cm in enumerate(counts):
+            want = small_group_reasons(metric, cm, p)
+            assert table["small"][g] == want["small"]
+            assert table["reasons"][g] == "; ".join(want["reasons"])
+            assert table["p_hole"][g] == want["p_hole"]
+            assert table["min_gap_p"][g] == pytest.approx(want["min_gap_p"], rel=1e-12, nan_ok=True)

@@ -43,3 +43,29 @@ def test_undefined_and_small_reference_are_reported():
 def test_flip_lists_exist_with_and_without_runs(table, runs):
     report = audit(table, groups=["race"], runs=runs)
     assert isinstance(report.summary()["flips"], list)
+
+
+def test_summary_is_computed_once_per_report():
+    report = audit([1, 0] * 20 + [1, 1, 0], [1, 0] * 20 + [0, 0, 1], ["a"] * 40 + ["b"] * 3)
+    first, second = report.summary(), report.summary()
+    assert first == second and first["small_groups"] is second["small_groups"]
+    first["tests"] = -1  # the returned dict is the caller's own
+    assert report.summary()["tests"] != -1
+
+
+def test_small_groups_listed_in_order_with_their_reasons():
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    groups = np.array(["big"] * 400 + [f"s{i}" for i in range(30) for _ in range(4)], dtype=object)
+    rng.shuffle(groups)
+    y_true, y_pred = rng.integers(0, 2, groups.size), rng.integers(0, 2, groups.size)
+    report = audit(y_true, y_pred, groups)
+    comparisons = report.to_frame("comparisons")
+    small = comparisons[comparisons["small"]]
+    listed = report.summary()["small_groups"]
+    assert [g["group"] for g in listed] == list(dict.fromkeys(small["group"]))
+    for entry in listed:
+        part = small[small["group"] == entry["group"]]
+        assert entry["metrics"] == part["metric"].tolist()
+        assert entry["n"] == 4 and any("sampling spread" in r for r in entry["reasons"])

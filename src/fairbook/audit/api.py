@@ -53,6 +53,27 @@ DEFAULT_METRICS = ("ACC", "PPR", "B", "TPR", "FPR", "PPV", "NPV")
 
 
 # --------------------------------------------------------------------------- checks
+#: The default most groups per attribute: an audit of 10^5 groups answers in seconds
+#: (benchmarks/bench_audit.py --groups), its text report in minutes.
+MAX_GROUPS = 100_000
+
+
+def _check_group_count(attributes, max_groups) -> None:
+    if max_groups is None:
+        return
+    if isinstance(max_groups, bool) or not isinstance(max_groups, numbers.Integral):
+        raise ValueError(f"max_groups must be a whole number or None, got {max_groups!r}")
+    if max_groups < 1:
+        raise ValueError(f"max_groups must be at least 1, got {max_groups}")
+    for attribute in attributes:
+        if attribute.n_groups > max_groups:
+            raise ValueError(
+                f"group column {attribute.name!r} has {attribute.n_groups:,} groups, above "
+                f"max_groups={max_groups:,}; pass max_groups=None (--max-groups 0 on the "
+                "command line) or a larger number to audit it anyway: the audit takes about "
+                "50 s per 10^6 groups and its text report much longer"
+            )
+
 #: The smallest ``alpha`` accepted: the smallest normal double (about 2.2e-308). Below it
 #: ``alpha`` is subnormal: it has lost digits, and Holm's thresholds ``alpha / k`` lose more
 #: (``--alpha 1e-320`` printed "Holm p < 9.99989e-321"). A tiny normal ``alpha`` (1e-300) is
@@ -211,6 +232,7 @@ def audit(
     n_jobs: int = 1,
     decision: str | None = None,
     favourable=None,
+    max_groups: int | None = MAX_GROUPS,
 ) -> AuditReport:
     """Audit a binary classifier's predictions across groups with the book's methods.
 
@@ -271,6 +293,10 @@ def audit(
         The same, said as the label value that is good for the person: ``positive`` means
         ``"assistive"``, the other label ``"punitive"``. It must occur in ``y_true`` or
         ``y_pred``; with ``decision`` too, the two must agree.
+    max_groups : int or None, default :data:`MAX_GROUPS`
+        The most groups one attribute (or intersection) may have; more is refused with the
+        limit named. ``None`` audits any number (the audit itself takes about 50 s per 10^6
+        groups on one core; the text report grows with every group and pair).
 
     Returns
     -------
@@ -394,6 +420,7 @@ def audit(
         _no_nul(attribute)
     if intersections:
         attributes.append(intersect(attributes))
+    _check_group_count(attributes, max_groups)
     names = [a.name for a in attributes]
     if len(set(names)) != len(names):
         raise ValueError(f"two attributes have the same name: {names}")

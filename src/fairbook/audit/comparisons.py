@@ -29,8 +29,9 @@ import pandas as pd
 from fairbook.metrics import METRICS, compute
 from fairbook.papers.seed000 import FLAG_THRESHOLD
 
-from .significance import holm, match_pvalues
-from .small_groups import small_group_reasons
+from .fast_match import MatchBatch
+from .significance import holm
+from .small_groups import small_group_table
 
 __all__ = ["COMPARISON_COLUMNS", "VERDICTS", "adjust", "compare_to_reference", "ratio_flag"]
 
@@ -132,51 +133,9 @@ def compare_to_reference(
     labels = np.asarray(labels, dtype=object)
     ref = counts[reference]
     p_ref = ref / ref.sum()
-    others = [g for g in range(len(labels)) if g != reference]
-    rows, jobs = [], []
-    for metric in metrics:
-        ref_score = float(compute(metric, ref))
-        ref_reasons = small_group_reasons(metric, ref, p_ref, alpha=alpha, min_gap=min_gap)
-        for g in others:
-            cm = counts[g]
-            score = float(compute(metric, cm))
-            small = small_group_reasons(metric, cm, p_ref, alpha=alpha, min_gap=min_gap)
-            notes = []
-            if math.isnan(score):
-                notes.append(_undefined(metric, "the group"))
-            if math.isnan(ref_score):
-                notes.append(_undefined(metric, "the reference"))
-            if metric == "B":
-                ratio = math.nan
-                notes.append("no ratio: B is a signed difference")
-            elif ref_score == 0:
-                ratio = math.nan
-                notes.append("no ratio: the reference's score is 0")
-            else:
-                ratio = score / ref_score
-            rows.append(
-                {
-                    "group": labels[g],
-                    "attribute": attribute,
-                    "metric": metric,
-                    "n": int(cm.sum()),
-                    "score": score,
-                    "reference_group": labels[reference],
-                    "reference_n": int(ref.sum()),
-                    "reference_score": ref_score,
-                    "gap": score - ref_score,
-                    "ratio": ratio,
-                    "p_hole": small["p_hole"],
-                    "min_gap_p": small["min_gap_p"],
-                    "small": small["small"],
-                    "small_reasons": "; ".join(small["reasons"]),
-                    "reference_small": ref_reasons["small"],
-                    "note": "; ".join(notes),
-                }
-            )
-            jobs.append((metric, cm, p_ref))
-    table = pd.DataFrame(rows, columns=[c for c in COMPARISON_COLUMNS if c not in _ADDED])
-    if table.empty:  # one group: nothing to compare, but every column is there
+    others = np.array([g for g in range(len(labels)) if g != reference], dtype=np.intp)
+    if others.size == 0:  # one group: nothing to compare, but every column is there
+        table = pd.DataFrame(columns=[c for c in COMPARISON_COLUMNS if c not in _ADDED])
         table["ratio_flag"] = np.array([], dtype=object)
         table["p_value"] = np.array([], dtype=np.float64)
         floats = ("score", "reference_score", "gap", "ratio", "p_hole", "min_gap_p")
@@ -187,11 +146,74 @@ def compare_to_reference(
                 **dict.fromkeys(floats, np.float64),
             }
         )
+    del n_jobs  # the batched p-values need no processes (kept for the signature)
+    batch = MatchBatch(p_ref)
+    group_counts = counts[others]
+    sizes = group_counts.sum(axis=1)
+    group_labels = labels[others].tolist()
+    parts = []
+    for metric in metrics:
+        ref_score = float(compute(metric, ref))
+        ref_small = small_group_table(
+            metric, ref[None, :], p_ref, alpha=alpha, min_gap=min_gap, batch=batch
+        )["small"][0]
+        scores = np.asarray(compute(metric, group_counts), dtype=np.float64).reshape(-1)
+        small = small_group_table(
+            metric, group_counts, p_ref, alpha=alpha, min_gap=min_gap, batch=batch
+        )
+        notes = _notes(metric, scores, ref_score)
+        if metric == "B" or ref_score == 0:
+            ratio = np.full(scores.size, np.nan)
+        else:
+            ratio = scores / ref_score
+        parts.append(
+            {
+                "group": group_labels,
+                "attribute": [attribute] * scores.size,
+                "metric": [metric] * scores.size,
+                "n": sizes,
+                "score": scores,
+                "reference_group": [labels[reference]] * scores.size,
+                "reference_n": np.full(scores.size, int(ref.sum()), dtype=np.int64),
+                "reference_score": np.full(scores.size, ref_score),
+                "gap": scores - ref_score,
+                "ratio": ratio,
+                "p_hole": small["p_hole"],
+                "min_gap_p": small["min_gap_p"],
+                "small": small["small"],
+                "small_reasons": small["reasons"].tolist(),
+                "reference_small": np.full(scores.size, bool(ref_small)),
+                "note": notes,
+                "p_value": batch.pvalues(metric, group_counts),
+            }
+        )
+    columns = {
+        name: [v for part in parts for v in part[name]]
+        if isinstance(parts[0][name], list)
+        else np.concatenate([part[name] for part in parts])
+        for name in parts[0]
+    }
+    p_values = columns.pop("p_value")
+    table = pd.DataFrame(columns, columns=[c for c in COMPARISON_COLUMNS if c not in _ADDED])
     table["ratio_flag"] = ratio_flag(table["ratio"].to_numpy())
-    table["p_value"] = match_pvalues(jobs, n_jobs=n_jobs)
+    table["p_value"] = p_values
     lost = table["p_value"].isna() & table["note"].eq("")
     table.loc[lost, "note"] = "no p-value: the metric is never defined under the reference"
     return table
+
+
+def _notes(metric: str, scores: np.ndarray, ref_score: float) -> list[str]:
+    """Each row's note: why its score, the reference's or the ratio is NaN ("" if none)."""
+    tail = []
+    if math.isnan(ref_score):
+        tail.append(_undefined(metric, "the reference"))
+    if metric == "B":
+        tail.append("no ratio: B is a signed difference")
+    elif ref_score == 0:
+        tail.append("no ratio: the reference's score is 0")
+    plain = "; ".join(tail)
+    undefined = "; ".join([_undefined(metric, "the group"), *tail])
+    return np.where(np.isnan(scores), undefined, plain).astype(object).tolist()
 
 
 _ADDED = ("p_holm", "significant", "apparent", "verdict", "ratio_flag", "p_value")

@@ -433,6 +433,9 @@ class AuditReport:
     def summary(self) -> dict:
         """The findings a reader needs first (the JSON ``summary``).
 
+        Computed once per report (the text, HTML and JSON renderings all open with it);
+        the lists inside are shared between calls, so copy them before changing them.
+
         Examples
         --------
         >>> from fairbook.audit import audit
@@ -441,7 +444,12 @@ class AuditReport:
         """
         from .summary import summarize
 
-        return summarize(self)
+        cache = self.__dict__.setdefault("_summary", {})
+        key = id(self.tables.get("comparisons"))  # a new comparisons table: summarise again
+        if key not in cache:
+            cache.clear()
+            cache[key] = summarize(self)
+        return dict(cache[key])
 
     def to_dict(self) -> dict:
         """The whole report as plain Python data (what :meth:`to_json` writes)."""

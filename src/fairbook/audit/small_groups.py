@@ -41,7 +41,13 @@ from fairbook.stats.combinatorics import (
     n_confusion_matrices,
 )
 
-__all__ = ["hole_probability", "min_gap_pvalue", "mirror", "small_group_reasons"]
+__all__ = [
+    "hole_probability",
+    "min_gap_pvalue",
+    "mirror",
+    "small_group_reasons",
+    "small_group_table",
+]
 
 _FNR_OF = {pair: name for name, pair in JRM_CELLS.items()}
 _BINOMIAL_OF = {frozenset(cells): name for name, cells in BINOMIAL_CELLS.items()}
@@ -167,12 +173,21 @@ def small_group_reasons(
     cm = np.asarray(cm, dtype=np.int64)
     p = np.asarray(p_ref, dtype=np.float64)
     n = int(cm.sum())
-    reasons = []
-    info = METRICS[metric]
-    if math.isnan(float(compute(metric, cm))):
-        reasons.append(f"{metric} is undefined in this group: {info.undefined_when}")
+    undefined = math.isnan(float(compute(metric, cm)))
     p_hole = hole_probability(metric, p, n)
     gap_p = min_gap_pvalue(metric, p, n, gap=min_gap)
+    reasons = _reasons(metric, n, undefined, p_hole, gap_p, alpha=alpha, min_gap=min_gap)
+    return {"p_hole": p_hole, "min_gap_p": gap_p, "small": bool(reasons), "reasons": reasons}
+
+
+def _reasons(
+    metric: str, n: int, undefined: bool, p_hole: float, gap_p: float, *, alpha, min_gap
+) -> list[str]:
+    """The sentences of :func:`small_group_reasons` from what they depend on."""
+    reasons = []
+    info = METRICS[metric]
+    if undefined:
+        reasons.append(f"{metric} is undefined in this group: {info.undefined_when}")
     if not math.isnan(gap_p) and gap_p >= alpha:
         reasons.append(
             f"with {n} people a gap of {min_gap:g} in {metric} would not be significant "
@@ -186,4 +201,60 @@ def small_group_reasons(
             f"reference, whenever {info.undefined_when} (Theorem 4.3: {holes} of the "
             f"{n_confusion_matrices(n):,} confusion matrices of {n} people are holes)"
         )
-    return {"p_hole": p_hole, "min_gap_p": gap_p, "small": bool(reasons), "reasons": reasons}
+    return reasons
+
+
+def small_group_table(
+    metric: str, counts, p_ref, *, alpha: float = 0.05, min_gap: float = 0.05, batch=None
+) -> dict:
+    """:func:`small_group_reasons` of many groups against one reference, at once.
+
+    Everything but "undefined in this group" depends on the group's size alone, so it is
+    computed once per distinct size (the MATCH p-value of a ``min_gap`` gap through
+    :meth:`fairbook.audit.fast_match.MatchBatch.min_gap_pvalues`), and the reasons are
+    joined once per (size, undefined) pair.
+
+    Parameters
+    ----------
+    metric : str
+    counts : array-like of shape (n_groups, 4)
+    p_ref : array-like of shape (4,)
+    alpha, min_gap : float
+    batch : MatchBatch, optional
+        A :class:`~fairbook.audit.fast_match.MatchBatch` of ``p_ref`` to share its laws.
+
+    Returns
+    -------
+    dict
+        Arrays over the groups: ``p_hole``, ``min_gap_p`` (float), ``small`` (bool) and
+        ``reasons`` (object: the sentences joined with ``"; "``, ``""`` when none).
+
+    Examples
+    --------
+    >>> t = small_group_table("TPR", [[1, 0, 2, 8], [300, 100, 200, 400]],
+    ...                       [0.3, 0.1, 0.2, 0.4])
+    >>> t["small"].tolist(), t["p_hole"].round(4).tolist()
+    ([True, False], [0.0036, 0.0])
+    """
+    from .fast_match import MatchBatch
+
+    counts = np.asarray(counts, dtype=np.int64).reshape(-1, 4)
+    p = np.asarray(p_ref, dtype=np.float64)
+    batch = batch if batch is not None else MatchBatch(p)
+    sizes = counts.sum(axis=1)
+    undefined = np.isnan(np.asarray(compute(metric, counts), dtype=np.float64).reshape(-1))
+    distinct, where = np.unique(sizes, return_inverse=True)
+    holes = np.array([hole_probability(metric, p, int(n)) for n in distinct])
+    gaps = batch.min_gap_pvalues(metric, distinct, gap=min_gap)
+    codes, inverse = np.unique(where * 2 + undefined, return_inverse=True)
+    texts = np.empty(codes.size, dtype=object)
+    for position, code in enumerate(codes.tolist()):
+        d, u = divmod(code, 2)
+        texts[position] = "; ".join(
+            _reasons(
+                metric, int(distinct[d]), bool(u), holes[d], gaps[d], alpha=alpha, min_gap=min_gap
+            )
+        )
+    reasons = texts[inverse.reshape(-1)]
+    small = reasons != ""
+    return {"p_hole": holes[where], "min_gap_p": gaps[where], "small": small, "reasons": reasons}

@@ -21,35 +21,83 @@ def _rows(frame: pd.DataFrame, columns) -> list[dict]:
     return [dict(zip(columns, values, strict=True)) for values in frame[list(columns)].values]
 
 
-def _reasons(part: pd.DataFrame, *, alpha: float, min_gap: float) -> list[str]:
+def _reasons(
+    n: int, metrics: list, scores: list, gap_ps: list, holes: list, *, alpha: float, min_gap: float
+) -> list[str]:
     """The small-group reasons of one group's comparisons, one sentence per kind."""
-    n = int(part["n"].iloc[0])
     reasons = []
-    undefined = part[part["score"].isna()]
-    if len(undefined):
-        listed = ", ".join(
-            f"{m} ({METRICS[m].undefined_when})" for m in undefined["metric"].tolist()
-        )
+    undefined = [m for m, s in zip(metrics, scores, strict=True) if s != s]  # NaN
+    if undefined:
+        listed = ", ".join(f"{m} ({METRICS[m].undefined_when})" for m in undefined)
         reasons.append(f"undefined in this group: {listed}")
-    spread = part[part["min_gap_p"] >= alpha]
-    if len(spread):
-        low, high = spread["min_gap_p"].min(), spread["min_gap_p"].max()
+    spread = [(m, p) for m, p in zip(metrics, gap_ps, strict=True) if p >= alpha]
+    if spread:
+        low, high = min(p for _, p in spread), max(p for _, p in spread)
         span = f"{low:.2g}" if f"{low:.2g}" == f"{high:.2g}" else f"{low:.2g} to {high:.2g}"
         reasons.append(
             f"sampling spread: with {n:,} people a gap of {min_gap:g} would not be significant "
-            f"even before adjustment in {', '.join(spread['metric'])} (MATCH p of such a gap: "
-            f"{span})"
+            f"even before adjustment in {', '.join(m for m, _ in spread)} (MATCH p of such a "
+            f"gap: {span})"
         )
-    holes = part[part["p_hole"] >= alpha]
-    if len(holes):
-        listed = ", ".join(
-            f"{m} {p:.0%}" for m, p in zip(holes["metric"], holes["p_hole"], strict=True)
-        )
+    hole = [(m, p) for m, p in zip(metrics, holes, strict=True) if p >= alpha]
+    if hole:
+        listed = ", ".join(f"{m} {p:.0%}" for m, p in hole)
         reasons.append(
             f"holes: share of groups of {n:,} drawn from the reference with the metric "
             f"undefined (Theorem 4.3): {listed}"
         )
     return reasons
+
+
+def _small_groups(small: pd.DataFrame, *, alpha: float, min_gap: float) -> list[dict]:
+    """One entry per (attribute, group) with a small comparison, in order of appearance.
+
+    The rows are grouped with one stable sort (not a pandas ``groupby`` per group), and
+    groups with the same size, metrics and p-values share their reasons' text.
+    """
+    if small.empty:
+        return []
+    keys = pd.MultiIndex.from_arrays([small["attribute"], small["group"]])
+    codes, _ = pd.factorize(keys)
+    order = np.argsort(codes, kind="stable")
+    first = np.unique(codes, return_index=True)[1]  # first row of each group, by code
+    bounds = np.searchsorted(codes[order], np.arange(first.size + 1))
+    columns = {
+        c: small[c].to_numpy()[order].tolist()
+        for c in ("attribute", "group", "n", "metric", "score", "min_gap_p", "p_hole")
+    }
+    out, memo = [], {}
+    for code in range(first.size):
+        a, b = int(bounds[code]), int(bounds[code + 1])
+        n = int(columns["n"][a])
+        metrics = columns["metric"][a:b]
+        signature = (
+            n,
+            tuple(metrics),
+            tuple(s != s for s in columns["score"][a:b]),
+            tuple(columns["min_gap_p"][a:b]),
+            tuple(columns["p_hole"][a:b]),
+        )
+        if signature not in memo:
+            memo[signature] = _reasons(
+                n,
+                metrics,
+                columns["score"][a:b],
+                columns["min_gap_p"][a:b],
+                columns["p_hole"][a:b],
+                alpha=alpha,
+                min_gap=min_gap,
+            )
+        out.append(
+            {
+                "attribute": columns["attribute"][a],
+                "group": columns["group"][a],
+                "n": n,
+                "metrics": metrics,
+                "reasons": list(memo[signature]),
+            }
+        )
+    return out
 
 
 def _where(table: pd.DataFrame, mask) -> pd.DataFrame:
@@ -83,18 +131,9 @@ def summarize(report) -> dict:
         survives,
         ["attribute", "group", "metric", "n", "score", "reference_score", "gap", "p_holm"],
     )
-    small_groups = []
-    small = _where(comparisons, comparisons["small"])
-    for (attribute, group), part in small.groupby(["attribute", "group"], sort=False):
-        small_groups.append(
-            {
-                "attribute": attribute,
-                "group": group,
-                "n": int(part["n"].iloc[0]),
-                "metrics": part["metric"].tolist(),
-                "reasons": _reasons(part, alpha=alpha, min_gap=settings["min_gap"]),
-            }
-        )
+    small_groups = _small_groups(
+        _where(comparisons, comparisons["small"]), alpha=alpha, min_gap=settings["min_gap"]
+    )
     small_references = []
     flagged = _where(comparisons, comparisons["reference_small"])
     for attribute, part in flagged.groupby("attribute", sort=False):

@@ -26,6 +26,8 @@ from .meaning import MEANINGS, direction, ranked
 
 __all__ = ["by_metric", "metric_order", "printable", "render_text"]
 
+#: The summary lists at most this many disparities and small groups; the tables list all.
+LIST_LIMIT = 50
 _LABEL_WIDTH = 24
 
 #: The comparison verdicts as the text tables show them (legend in the notes).
@@ -238,7 +240,7 @@ def _summary(report, width: int) -> list[str]:
     out = ["SUMMARY", _wrap(summary["adjustment"] + ".", width)]
     if summary["significant"]:
         out.append("  Disparities that survive (gap = group minus reference):")
-        for row in _ordered_rows(report, summary["significant"]):
+        for row in _ordered_rows(report, summary["significant"])[:LIST_LIMIT]:
             out.append(
                 _wrap(
                     f"- {printable(row['attribute'])} = {_row_name(report, row)}: "
@@ -248,6 +250,11 @@ def _summary(report, width: int) -> list[str]:
                     width,
                     indent="    ",
                 )
+            )
+        if len(summary["significant"]) > LIST_LIMIT:
+            more = len(summary["significant"]) - LIST_LIMIT
+            out.append(
+                _wrap(f"- … and {more:,} more (every one is in the comparisons below)", width)
             )
     elif summary["tests"]:
         out.append(
@@ -267,7 +274,8 @@ def _summary(report, width: int) -> list[str]:
                 width,
             )
         )
-        for row in summary["small_groups"]:
+        shown_small = summary["small_groups"][:LIST_LIMIT]
+        for row in shown_small:
             out.append(
                 _wrap(
                     f"- {printable(row['attribute'])} = {_row_name(report, row)} "
@@ -278,6 +286,11 @@ def _summary(report, width: int) -> list[str]:
             )
             for reason in row["reasons"]:
                 out.append(_wrap(f"· {printable(reason)}", width, indent="        "))
+        if len(summary["small_groups"]) > LIST_LIMIT:
+            more = len(summary["small_groups"]) - LIST_LIMIT
+            out.append(
+                _wrap(f"- … and {more:,} more groups (every one is in the tables below)", width)
+            )
     for row in summary["small_references"]:
         out.append(
             _wrap(
@@ -387,7 +400,10 @@ def _groups(report, width: int) -> list[str]:
 
 def _comparisons(report, width: int) -> list[str]:
     table = report.tables["comparisons"]
-    rates = report.tables["rates"].set_index(["attribute", "group", "metric"])
+    rates = report.tables["rates"]
+    # one lookup table, not a MultiIndex .loc per row (that was most of the text's cost)
+    keys = zip(rates["attribute"], rates["group"], rates["metric"], strict=True)
+    cps = dict(zip(keys, rates["cps"], strict=True))
     out = []
     formats = {
         "group": str,
@@ -407,7 +423,7 @@ def _comparisons(report, width: int) -> list[str]:
         if part.empty:
             continue
         smoothed = [
-            _number(rates.loc[(attribute, g, m), "cps"], 3) if small else ""
+            _number(cps[(attribute, g, m)], 3) if small else ""
             for g, m, small in zip(part["group"], part["metric"], part["small"], strict=True)
         ]
         shown = pd.DataFrame(

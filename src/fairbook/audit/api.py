@@ -74,6 +74,7 @@ def _check_group_count(attributes, max_groups) -> None:
                 "50 s per 10^6 groups and its text report much longer"
             )
 
+
 #: The smallest ``alpha`` accepted: the smallest normal double (about 2.2e-308). Below it
 #: ``alpha`` is subnormal: it has lost digits, and Holm's thresholds ``alpha / k`` lose more
 #: (``--alpha 1e-320`` printed "Holm p < 9.99989e-321"). A tiny normal ``alpha`` (1e-300) is

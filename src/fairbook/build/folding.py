@@ -53,7 +53,14 @@ _OPEN_TARGET_JS = """
   document.addEventListener("click", function (event) {
     var link = event.target.closest && event.target.closest(
       ".solution.dropdown > .admonition-title a, .solution.dropdown summary a");
-    if (link) { event.preventDefault(); }
+    if (!link) { return; }
+    // the theme's title handler cannot tell a link from the title: it alone must not see it
+    event.preventDefault();
+    event.stopPropagation();
+    var box = link.closest(".solution");
+    var toggle = box && box.querySelector("button.toggle-button");
+    if (toggle) { toggle.click(); }
+    else if (box && box.tagName === "DETAILS") { box.open = !box.open; }
   }, true);
 })();
 """

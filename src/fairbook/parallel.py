@@ -34,6 +34,7 @@ __all__ = [
     "descendants",
     "guarded",
     "ordered_map",
+    "reaper",
     "stop_on_signals",
     "watch_parent",
 ]
@@ -247,3 +248,66 @@ def descendants(pid: int | None = None) -> list[int]:
             found.append(child)
             todo.append(child)
     return sorted(found)
+
+
+def _reap(pid: int, *, interval: float = 0.2) -> None:
+    """Watch ``pid``; once it is gone, kill -9 every process last seen descending from it.
+
+    The body of the :func:`reaper` process: it keeps the latest list of ``pid``'s
+    descendants (read from ``/proc``), so it still knows them after ``pid`` dies and they
+    are re-parented.
+    """
+    known: list[int] = []
+    while True:
+        try:
+            os.kill(pid, 0)
+            alive = _state(pid) not in ("Z", None)
+        except OSError:
+            alive = False
+        if not alive:
+            for child in known:
+                with contextlib.suppress(OSError):
+                    os.kill(child, signal.SIGKILL)
+            return
+        known = [child for child in descendants(pid) if child != os.getpid()]
+        time.sleep(interval)
+
+
+def _state(pid: int) -> str | None:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return None
+
+
+@contextlib.contextmanager
+def reaper(*, interval: float = 0.2) -> Iterator[None]:
+    """Within the block, a small process watches this one and, if it dies (even by
+    ``kill -9``), kills every process it had started: the worker pools of joblib and loky,
+    including pools made by code that does not use :func:`guarded` (e.g. a recording's
+    FIT runs). Linux only (it reads ``/proc``); elsewhere the block runs unwatched.
+
+    Examples
+    --------
+    >>> with reaper():
+    ...     pass
+    """
+    if not os.path.isdir("/proc"):
+        yield
+        return
+    import subprocess
+    import sys
+
+    watcher = subprocess.Popen(
+        [sys.executable, "-c", f"from fairbook.parallel import _reap; _reap({os.getpid()}, "
+         f"interval={float(interval)!r})"],
+        start_new_session=True,  # a Ctrl-C of the terminal does not reach it first
+        stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        yield
+    finally:
+        watcher.terminate()
+        with contextlib.suppress(Exception):
+            watcher.wait(timeout=5)

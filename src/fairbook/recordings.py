@@ -47,7 +47,7 @@ from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
 from . import instruction_set
-from .parallel import guarded, stop_on_signals
+from .parallel import guarded, reaper, stop_on_signals
 from .reproduction.signature import describe_signature, kernel_signature, signature_of
 
 try:  # one recorder per unit (POSIX); elsewhere units are not locked
@@ -691,7 +691,8 @@ def record(
     which process holds it. Tables and provenance are written through temporary files, the
     provenance last (a unit is whole or not recorded). SIGTERM and SIGHUP stop the recording
     like Ctrl-C (:func:`fairbook.parallel.stop_on_signals`), and worker processes end when
-    this process dies, even by ``kill -9`` (:func:`fairbook.parallel.guarded`).
+    this process dies, even by ``kill -9`` (:func:`fairbook.parallel.guarded`; the pools a
+    unit makes itself are ended by :func:`fairbook.parallel.reaper`).
 
     Parameters
     ----------
@@ -789,7 +790,9 @@ def record(
     jobs = (_UnitJob(recordable, u, settings, folder, current, parameters, common) for u in todo)
     written = []
     disable = None if progress is None else not progress
-    with stop_on_signals():
+    # stop_on_signals: SIGTERM/SIGHUP unwind like Ctrl-C; reaper: after a kill -9 of this
+    # process, every worker it started (including a unit's own pools) is killed
+    with stop_on_signals(), reaper():
         if n_jobs == 1 or len(todo) <= 1:
             results = (_record_unit(job) for job in jobs)
         else:

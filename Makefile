@@ -10,6 +10,8 @@
 #                                   (lab/, git-ignored), as root or as a user
 #   make student                    the student (no solutions) and instructor editions of every
 #                                   chapter in _build/editions/
+#   make release                    make book + make student, then one versioned archive of it all
+#                                   with SHA-256 checksums in _build/release/
 #
 # Both work on a fresh machine with Python 3.11, pip, node/npm and apt (as root). Helpers:
 # setup, vendor, data, html, unit, nbval, nbval-refresh, nbval-rerun, pagecheck, labcheck,
@@ -63,7 +65,7 @@ echo "[time] $(1): $$(( $$(date +%s) - t0 )) s$$( [ $$rc = 0 ] || echo " (FAILED
 exit $$rc
 endef
 
-.PHONY: help setup vendor data html book pdf lab student editions unit nbval nbval-refresh nbval-rerun pagecheck labcheck chromium test lint verify clean distclean
+.PHONY: help setup vendor data html book pdf release lab student editions unit nbval nbval-refresh nbval-rerun pagecheck labcheck chromium test lint verify clean distclean
 
 help:
 	@echo "make book [PROFILE=fast|full]  execute the chapters, build _build/html, check the pages"
@@ -71,6 +73,7 @@ help:
 	@echo "make lab [PORT=8888] [FRESH=1] JupyterLab on working copies of the chapters (lab/)"
 	@echo "make student                   student (no solutions) and instructor editions (_build/editions)"
 	@echo "make pdf                       the book as A4 PDFs, instructor and student (_build/pdf)"
+	@echo "make release                   the book, PDFs, editions, ledger in one archive (_build/release)"
 	@echo "helpers: setup vendor data html unit nbval nbval-refresh nbval-rerun pagecheck labcheck chromium"
 	@echo "         lint verify clean distclean"
 
@@ -190,6 +193,12 @@ book: setup chromium
 # from _build/html by the page check's Chromium (fairbook.build.pdf)
 pdf: chromium $(STAMP_PY)
 	@$(call timed,pdf,$(PY) -m fairbook.build.pdf --out _build/pdf/fairbook.pdf && $(PY) -m fairbook.build.pdf --student --out _build/pdf/fairbook-student.pdf)
+
+# one versioned archive: the HTML book, the PDFs, both editions, the executed chapters, the
+# ledger, licences and citation, with SHA-256 checksums (fairbook.build.release)
+release: book
+	@$(MAKE) student
+	@$(call timed,release,$(PY) -m fairbook.build.release --out _build/release)
 
 # student edition (exercises, no solutions) and instructor edition (everything) of every chapter
 student: $(STAMP_PY)

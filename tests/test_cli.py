@@ -534,3 +534,27 @@ def test_student_writes_both_editions(book: Path, tmp_path: Path, capsys) -> Non
     blocked.write_text("x")
     assert run_cli("student", "--out", str(blocked / "x")) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+def test_ledger_compare_lists_what_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import pandas as pd
+
+    from fairbook import ledger
+
+    now = pd.DataFrame(
+        {"paper": ["p", "p"], "source": ["T"] * 2, "quantity": ["a", "b"],
+         "chapter": ["01"] * 2, "budget": ["fast"] * 2, "ours": [1.0, 2.0],
+         "outcome": ["matches", "differs"]}
+    )  # fmt: skip
+    monkeypatch.setattr(ledger, "read_executed", lambda folder: now)
+    (tmp_path / "executed").mkdir()
+    old = ledger.write_ledger(now.assign(outcome=["matches", "matches"]), tmp_path / "old.csv")
+    argv = ["ledger", "--executed", str(tmp_path / "executed"), "--compare", str(old)]
+    assert run_cli(*argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("2 rows then, 2 now: 1 verdicts changed, 0 values changed")
+    assert "verdict" in out and "differs" in out
+    assert run_cli("ledger", "--executed", str(tmp_path / "executed"), "--compare", "nope.csv") == 2
+    assert "no ledger at nope.csv" in capsys.readouterr().err

@@ -176,3 +176,59 @@ def test_every_paper_constant_a_chapter_uses_has_a_ledger_source(package):
     assert not missing, f"{package}: paper constants without a ledger source: {sorted(missing)}"
     for name, source in sources.items():
         assert source.startswith(("seed ", "not in ledger: ")), (name, source)
+
+
+def _two_builds():
+    import pandas as pd
+
+    old = pd.DataFrame(
+        {
+            "paper": ["p"] * 4,
+            "source": ["T1"] * 4,
+            "quantity": ["a", "b", "c", "d"],
+            "chapter": ["01"] * 4,
+            "budget": ["fast"] * 4,
+            "ours": ["0.5", "", "2.0", "1.0"],
+            "outcome": ["matches", "no verdict", "matches", "differs"],
+        }
+    )
+    new = old.iloc[[0, 1, 2]].copy()
+    new["ours"] = [0.5 + 1e-12, float("nan"), 2.5]  # a: CSV rounding only; b: empty = NaN
+    new["outcome"] = ["matches", "no verdict", "differs"]
+    added = old.iloc[[0]].assign(quantity="e", ours="3.0", outcome="matches")
+    return old, pd.concat([new, added], ignore_index=True)
+
+
+def test_compare_ledgers_names_each_kind_of_change():
+    from fairbook.ledger import compare_ledgers
+
+    old, new = _two_builds()
+    changes = compare_ledgers(old, new).set_index("quantity")
+    assert changes["change"].to_dict() == {"c": "verdict", "d": "removed", "e": "added"}
+    assert changes.loc["c", ["old_outcome", "new_outcome"]].tolist() == ["matches", "differs"]
+    assert compare_ledgers(old, old).empty
+    # a value that moved with the same verdict
+    moved = old.assign(ours=["0.6", "", "2.0", "1.0"])
+    assert compare_ledgers(old, moved)[["quantity", "change"]].values.tolist() == [["a", "value"]]
+
+
+def test_a_ledger_written_and_read_back_compares_equal(tmp_path):
+    from fairbook.ledger import compare_ledgers, read_ledger, write_ledger
+
+    _, new = _two_builds()
+    for suffix in (".csv", ".json"):
+        path = write_ledger(new, tmp_path / f"l{suffix}")
+        assert compare_ledgers(read_ledger(path), new).empty, suffix
+
+
+def test_read_ledger_refuses_what_is_not_one(tmp_path):
+    from fairbook.ledger import read_ledger
+
+    with pytest.raises(ValueError, match="no ledger at"):
+        read_ledger(tmp_path / "none.csv")
+    (tmp_path / "x.csv").write_text("a,b\n1,2\n")
+    with pytest.raises(ValueError, match="it has no column paper"):
+        read_ledger(tmp_path / "x.csv")
+    (tmp_path / "y.json").write_text("{not json")
+    with pytest.raises(ValueError, match="is not a ledger"):
+        read_ledger(tmp_path / "y.json")

@@ -55,3 +55,15 @@ def test_the_conda_environment_installs_what_the_makefile_installs():
     assert f"python={python}" in env["dependencies"]
     assert set(extras.split(",")) == set(PYPROJECT["project"]["optional-dependencies"])
     assert PYPROJECT["project"]["requires-python"] == f">={python},<3.12"
+
+
+def test_the_changelog_has_an_entry_for_this_version():
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    version = PYPROJECT["project"]["version"]
+    entries = re.findall(r"^## (\d+\.\d+\.\d+) — (\d{4}-\d{2}-\d{2})$", text, re.M)
+    assert entries and entries[0][0] == version  # the newest entry first
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    assert str(cff["date-released"]) == entries[0][1]
+    newest = text.split(f"## {version}", 1)[1].split("\n## ", 1)[0]
+    for part in ("Ledger verdicts", "Recordings", "Chapters whose outputs changed"):
+        assert f"**{part}" in newest

@@ -436,6 +436,12 @@ def _why(exc: OSError) -> str:
         arg("--rows", choices=("differs", "no verdict", "matches", "all"), help="also list rows"),
         arg("--csv", metavar="FILE", help="write the whole ledger as CSV"),
         arg("--json", metavar="FILE", help="write the whole ledger as JSON"),
+        arg(
+            "--compare",
+            metavar="OLD",
+            help="compare with an earlier build's ledger.csv or ledger.json: the verdicts and "
+            "values that changed, the rows added and removed",
+        ),
     ],
 )
 def _ledger(args: argparse.Namespace) -> int:
@@ -461,6 +467,8 @@ def _ledger(args: argparse.Namespace) -> int:
             f"the ledger is empty: the chapters in {folder} {held}; rebuild the book "
             "(`fairbook build`)"
         )
+    if args.compare:
+        return _compare_ledgers(args.compare, ledger)
     by = {"paper": ("paper",), "table": ("paper", "source"), "chapter": ("chapter",)}[args.by]
     import pandas as pd
 
@@ -478,6 +486,29 @@ def _ledger(args: argparse.Namespace) -> int:
             except (OSError, ValueError) as exc:
                 raise UsageError(f"cannot write {target}: {exc}") from None
             print(f"wrote {len(ledger)} rows to {path}")
+    return 0
+
+
+def _compare_ledgers(old_path: str, ledger) -> int:
+    """``fairbook ledger --compare OLD``: what changed since an earlier build's ledger."""
+    import pandas as pd
+
+    from fairbook.ledger import compare_ledgers, read_ledger
+
+    try:
+        old = read_ledger(old_path)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    changes = compare_ledgers(old, ledger)
+    counts = changes["change"].value_counts()
+    print(
+        f"{len(old)} rows then, {len(ledger)} now: {counts.get('verdict', 0)} verdicts changed, "
+        f"{counts.get('value', 0)} values changed with the same verdict, "
+        f"{counts.get('added', 0)} rows added, {counts.get('removed', 0)} removed"
+    )
+    if not changes.empty:
+        with pd.option_context("display.width", 120, "display.max_rows", 1000):
+            print(changes.to_string(index=False, max_colwidth=40))
     return 0
 
 

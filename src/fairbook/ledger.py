@@ -30,11 +30,14 @@ from fairbook.safe_csv import write_csv
 __all__ = [
     "FIELDS",
     "METADATA_KEY",
+    "ROW_KEY",
     "ChapterLedger",
     "chapter_ledger",
+    "compare_ledgers",
     "ledger_frame",
     "ledger_html",
     "read_executed",
+    "read_ledger",
     "tallies",
     "tally_sentences",
     "write_ledger",
@@ -129,7 +132,7 @@ def tallies(ledger: pd.DataFrame, *, by=("paper",)) -> pd.DataFrame:
     >>> from fairbook.replication import Row, replication_table
     >>> t = replication_table([Row("a", 1, 1, source="seed 003 Table 3.1"),
     ...                        Row("b", 1, 2, source="seed 003 Table 3.1")])
-    >>> tallies(chapter_ledger([t], chapter="02_x").frame)
+    >>> tallies(chapter_ledger([t], chapter="02_x").frame)  # doctest: +NORMALIZE_WHITESPACE
               rows  matches  differs  no verdict
     paper
     seed 003     2        1        1           0
@@ -418,3 +421,112 @@ def write_ledger(ledger: pd.DataFrame, path) -> Path:
     else:
         raise ValueError(f"write the ledger to a .csv or .json file, not {path.name!r}")
     return path
+
+
+#: What identifies a ledger row between two builds.
+ROW_KEY = ("paper", "source", "quantity", "chapter", "budget")
+
+
+def read_ledger(path) -> pd.DataFrame:
+    """Read a ledger written by :func:`write_ledger` (``.csv`` or ``.json``), every cell as
+    text; a clear ``ValueError`` for a file that is not one.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = write_ledger(ledger_frame([]), pathlib.Path(tempfile.mkdtemp()) / "l.csv")
+    >>> read_ledger(p).empty
+    True
+    """
+    path = Path(path)
+    try:
+        if path.suffix.lower() == ".json":
+            frame = pd.DataFrame(json.loads(path.read_text(encoding="utf-8")))
+        else:
+            frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    except FileNotFoundError:
+        raise ValueError(f"no ledger at {path}") from None
+    except (OSError, UnicodeDecodeError, ValueError, pd.errors.ParserError) as exc:
+        raise ValueError(f"{path} is not a ledger: {exc}") from None
+    if frame.empty and not len(frame.columns):
+        return ledger_frame([]).astype(str)
+    missing = [c for c in (*ROW_KEY, "ours", "outcome") if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{path} is not a ledger: it has no column {', '.join(missing)}")
+    return frame.astype(str)
+
+
+def _same_value(a, b) -> bool:
+    """Two ledger values as one: numbers within 1e-9 relative (a CSV keeps 10 decimals), an
+    empty cell and NaN both missing, other text equal."""
+
+    def read(value):
+        text = "" if value is None else str(value).strip()
+        try:
+            number = float(text)
+        except ValueError:
+            return text
+        return None if math.isnan(number) else number
+
+    x, y = read(a), read(b)
+    if x in ("", None) and y in ("", None):
+        return True
+    if isinstance(x, float) and isinstance(y, float):
+        return math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12)
+    return x == y
+
+
+def compare_ledgers(old: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
+    """The rows of two builds' ledgers that differ: a verdict (``outcome``) that changed,
+    a value of ours that changed with the same verdict, a row added or removed.
+
+    Rows are matched by :data:`ROW_KEY` (and their order among rows with the same key).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per difference: the key, ``change`` (``verdict``, ``value``, ``added``,
+        ``removed``), ``old_ours``, ``new_ours``, ``old_outcome``, ``new_outcome``.
+
+    Examples
+    --------
+    >>> old = pd.DataFrame({"paper": ["p", "p"], "source": ["T1", "T1"], "quantity": ["a", "b"],
+    ...                     "chapter": ["01", "01"], "budget": ["fast", "fast"],
+    ...                     "ours": ["1.0", "2.0"], "outcome": ["matches", "matches"]})
+    >>> new = old.assign(ours=["1.0", "3.0"], outcome=["matches", "differs"])
+    >>> compare_ledgers(old, new)[["quantity", "change", "old_outcome", "new_outcome"]]
+      quantity   change old_outcome new_outcome
+    0        b  verdict     matches     differs
+    """
+    key = list(ROW_KEY)
+
+    def keyed(frame):
+        frame = frame.astype(str).copy()
+        frame["_nth"] = frame.groupby(key).cumcount()
+        return frame[[*key, "_nth", "ours", "outcome"]]
+
+    both = keyed(old).merge(
+        keyed(new), on=[*key, "_nth"], how="outer", suffixes=("_old", "_new"), indicator=True
+    )
+    change = pd.Series("", index=both.index, dtype=object)
+    change[both["_merge"] == "left_only"] = "removed"
+    change[both["_merge"] == "right_only"] = "added"
+    matched = both["_merge"] == "both"
+    same_verdict = both["outcome_old"] == both["outcome_new"]
+    same_value = pd.Series(
+        [_same_value(a, b) for a, b in zip(both["ours_old"], both["ours_new"], strict=True)],
+        index=both.index,
+    )
+    change[matched & ~same_verdict] = "verdict"
+    change[matched & same_verdict & ~same_value] = "value"
+    both["change"] = change
+    out = both[both["change"] != ""].rename(
+        columns={
+            "ours_old": "old_ours",
+            "ours_new": "new_ours",
+            "outcome_old": "old_outcome",
+            "outcome_new": "new_outcome",
+        }
+    )
+    columns = [*key, "change", "old_ours", "new_ours", "old_outcome", "new_outcome"]
+    return out[columns].fillna("").reset_index(drop=True)

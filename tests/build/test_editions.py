@@ -503,3 +503,13 @@ def test_the_command_line(tmp_path, capsys, monkeypatch):
         editions.main(["--root", str(book), "--out", str(tmp_path / "e"), "--executed"])
     assert stop.value.code == 2
     assert "make html" in capsys.readouterr().err
+
+
+def test_each_edition_states_its_licence(tmp_path):
+    from fairbook.build.editions import EDITION_NOTE
+
+    for edition in ("student", "instructor"):
+        write_editions(SOURCE, tmp_path / edition, edition=edition)
+        note = (tmp_path / edition / EDITION_NOTE).read_text(encoding="utf-8")
+        assert f"{edition} edition" in note and "CC BY 4.0" in note and "MIT" in note
+        assert f"{len(NAMES)} chapter notebooks" in note

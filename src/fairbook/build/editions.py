@@ -90,6 +90,8 @@ EDITIONS: tuple[str, ...] = ("student", "instructor")
 PLACEHOLDER = "**Your answer:**"
 
 _CHAPTER_GLOB = "[0-9][0-9]_*.ipynb"
+#: The note beside an edition's notebooks: which edition, how many chapters, the licence.
+EDITION_NOTE = "EDITION.md"
 # a MyST directive: an opening fence of 3+ backticks or colons, its name, its argument
 _DIRECTIVE = re.compile(r"^(?P<fence>`{3,}|:{3,})\{(?P<name>[\w-]+)\}[ \t]*(?P<arg>[^\n]*)$", re.M)
 _LABEL = re.compile(r"^:label:[ \t]*(\S+)[ \t]*$", re.M)
@@ -469,7 +471,35 @@ def write_editions(
         else:
             nbformat.write(student_edition(notebook, name=path.stem), target)
         reports.append(_report(path.stem, edition, cut))
+    (out_dir / EDITION_NOTE).write_text(edition_readme(edition, reports), encoding="utf-8")
     return reports
+
+
+def edition_readme(edition: str, reports) -> str:
+    """The :data:`EDITION_NOTE` written beside an edition's notebooks: what it holds, its licence.
+
+    Examples
+    --------
+    >>> "CC BY 4.0" in edition_readme("student", [])
+    True
+    """
+    from fairbook.build.chapters import book_version
+
+    holds = (
+        'every chapter with its exercises and a "Your answer" cell for each; no solution '
+        "text, code or output"
+        if edition == "student"
+        else "every chapter as the book has it, solutions included"
+    )
+    return (
+        f"# fairbook {book_version()}: {edition} edition\n\n"
+        f"{len(reports)} chapter notebooks: {holds}.\n\n"
+        "Licence: the text, figures and exercises are under the Creative Commons Attribution "
+        "4.0 licence (CC BY 4.0, https://creativecommons.org/licenses/by/4.0/); the code "
+        'cells are under the MIT licence. Credit "the fairbook authors". The data keep '
+        "their own licences (data/README.md of the repository). Cite the book with its "
+        "CITATION.cff.\n"
+    )
 
 
 def serve_student_downloads(html_dir: str | os.PathLike[str]) -> list[EditionReport]:

@@ -647,7 +647,29 @@ def main(argv: list[str] | None = None) -> int:
         + (f"; screenshots in {args.screenshots}" if args.screenshots and use else "")
     )
     pdf_problems = _check_pdfs(Path(args.html).parent / "pdf", args, use, len(results))
-    return 1 if bad or pdf_problems else 0
+    slide_problems = _check_slides(Path(args.html).parent / "slides", args, use)
+    return 1 if bad or pdf_problems or slide_problems else 0
+
+
+def _check_slides(folder: Path, args, use: bool) -> list[str]:
+    """Open every slide deck (``make slides``), when they were built, in headless Chromium."""
+    from fairbook.build import slides
+
+    if not folder.exists():
+        print(f"[pagecheck] no {folder} (make slides builds it): not checked", flush=True)
+        return []
+    if not use:
+        print(f"[pagecheck] {folder}: not checked (--no-chromium)", flush=True)
+        return []
+    problems = slides.check_slides(
+        folder,
+        executed_dir=Path(args.html).parent / "executed" / "notebooks",
+        screenshots=args.screenshots or None,
+    )
+    print(f"[pagecheck] {'ok' if not problems else 'FAILED':6} {folder}", flush=True)
+    for problem in problems:
+        print(f"           - {problem}", flush=True)
+    return problems
 
 
 def _check_pdfs(folder: Path, args, use: bool, pages: int) -> list[str]:

@@ -522,10 +522,11 @@ def test_student_writes_both_editions(book: Path, tmp_path: Path, capsys) -> Non
     assert run_cli("student", "--out", str(tmp_path / "s")) == 0
     out = capsys.readouterr().out
     assert "[student] 2 chapters in" in out
-    assert sorted(p.name for p in (tmp_path / "s").iterdir()) == [
+    assert sorted(p.name for p in (tmp_path / "s").glob("*.ipynb")) == [
         "01_tiny.ipynb",
         "02_other_topic.ipynb",
     ]
+    assert "student edition" in (tmp_path / "s" / "EDITION.md").read_text()
     assert run_cli("student", "--out", str(tmp_path / "i"), "--edition", "instructor") == 0
     assert (tmp_path / "i" / "01_tiny.ipynb").read_bytes() == (
         book / "notebooks" / "01_tiny.ipynb"

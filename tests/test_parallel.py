@@ -54,55 +54,9 @@ def test_guarded_runs_as_is_here_and_signals_keep_their_handlers():
         signal.signal(signal.SIGTERM, mine)
 
 
-def test_workers_end_when_their_parent_is_killed(tmp_path):
-    import subprocess
-    import sys
-    import time
-    from pathlib import Path
-
-    from fairbook.parallel import descendants
-
-    if not Path("/proc").is_dir():
-        pytest.skip("reads the process tree from /proc")
-    script = tmp_path / "spin.py"
-    script.write_text(
-        "import os, sys, time\n"
-        "from fairbook.parallel import ordered_map\n"
-        "def spin(i):\n"
-        "    open(os.path.join(sys.argv[1], f'w{os.getpid()}'), 'w').close()\n"
-        "    while True: sum(range(1000))\n"
-        "list(ordered_map(spin, [((i,), {}) for i in range(2)], n_jobs=2))\n"
-    )
-    parent = subprocess.Popen([sys.executable, str(script), str(tmp_path)])
-    try:
-        end = time.monotonic() + 60
-        while len(list(tmp_path.glob("w*"))) < 2 and time.monotonic() < end:
-            time.sleep(0.1)
-        workers = {int(p.name[1:]) for p in tmp_path.glob("w*")}
-        assert len(workers) == 2 and workers <= set(descendants(parent.pid))
-        tree = descendants(parent.pid)
-        parent.kill()  # kill -9: nothing in the parent runs
-        parent.wait()
-
-        def alive(pid):
-            try:
-                return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-            except OSError:
-                return False
-
-        end = time.monotonic() + 10
-        while any(alive(pid) for pid in tree) and time.monotonic() < end:
-            time.sleep(0.2)
-        left = [pid for pid in tree if alive(pid)]
-        assert left == []
-    finally:
-        parent.kill()
-        parent.wait()
-
-
-def test_the_reaper_ends_pools_that_are_not_guarded(tmp_path):
-    """kill -9 of a process inside reaper() ends even the joblib workers it started without
-    guarded() (as a recording's FIT runs do)."""
+def _killing_leaves_no_process(tmp_path, body: str) -> None:
+    """Run `body` (after a ``spin`` that marks its worker and never ends) in a process, wait
+    for two workers, ``kill -9`` the process and require every process it started to end."""
     import subprocess
     import sys
     import time
@@ -115,13 +69,9 @@ def test_the_reaper_ends_pools_that_are_not_guarded(tmp_path):
     script = tmp_path / "spin.py"
     script.write_text(
         "import os, sys\n"
-        "from joblib import Parallel, delayed\n"
-        "from fairbook.parallel import reaper\n"
         "def spin(i):\n"
         "    open(os.path.join(sys.argv[1], f'w{os.getpid()}'), 'w').close()\n"
-        "    while True: sum(range(1000))\n"
-        "with reaper():\n"
-        "    Parallel(n_jobs=2)(delayed(spin)(i) for i in range(2))\n"
+        "    while True: sum(range(1000))\n" + body
     )
     parent = subprocess.Popen([sys.executable, str(script), str(tmp_path)])
     try:
@@ -130,9 +80,9 @@ def test_the_reaper_ends_pools_that_are_not_guarded(tmp_path):
             time.sleep(0.1)
         workers = {int(p.name[1:]) for p in tmp_path.glob("w*")}
         assert len(workers) == 2 and workers <= set(descendants(parent.pid))
-        time.sleep(0.5)  # the reaper has seen them
+        time.sleep(0.5)  # a reaper, if any, has seen them
         tree = descendants(parent.pid)
-        parent.kill()
+        parent.kill()  # kill -9: nothing in the parent runs
         parent.wait()
 
         def alive(pid):
@@ -148,3 +98,23 @@ def test_the_reaper_ends_pools_that_are_not_guarded(tmp_path):
     finally:
         if parent.poll() is None:
             parent.kill()
+
+
+def test_workers_end_when_their_parent_is_killed(tmp_path):
+    _killing_leaves_no_process(
+        tmp_path,
+        "from fairbook.parallel import ordered_map\n"
+        "list(ordered_map(spin, [((i,), {}) for i in range(2)], n_jobs=2))\n",
+    )
+
+
+def test_the_reaper_ends_pools_that_are_not_guarded(tmp_path):
+    """kill -9 of a process inside reaper() ends even the joblib workers it started without
+    guarded() (as a recording's FIT runs do)."""
+    _killing_leaves_no_process(
+        tmp_path,
+        "from joblib import Parallel, delayed\n"
+        "from fairbook.parallel import reaper\n"
+        "with reaper():\n"
+        "    Parallel(n_jobs=2)(delayed(spin)(i) for i in range(2))\n",
+    )

@@ -410,16 +410,10 @@ def _figures(args: argparse.Namespace) -> int:
 
 
 def _why(exc: OSError) -> str:
-    """An ``OSError`` in a few words: a path under a file, no permission, ..."""
-    from pathlib import Path
+    """An ``OSError`` in a few words (:func:`fairbook.recordings.os_reason`)."""
+    from fairbook.recordings import os_reason
 
-    if isinstance(exc, (FileExistsError, NotADirectoryError)):
-        path = Path(exc.filename or ".")
-        for part in (path, *path.parents):  # the file that stands where a folder must be
-            if part.exists() and not part.is_dir():
-                return f"{part} is a file, not a folder"
-        return f"{exc.filename or 'a part of the path'} is a file, not a folder"
-    return exc.strerror or str(exc)
+    return os_reason(exc)
 
 
 @subcommand(
@@ -557,7 +551,7 @@ def _data_export(name: str | None, out: str | None) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:
-        raise UsageError(f"cannot write {out}: {exc.strerror or exc}") from None
+        raise UsageError(f"cannot write {out}: {_why(exc)}") from None
     print(f"wrote {rows:,} rows to {target}")
     return 0
 
@@ -642,7 +636,7 @@ def _student(args: argparse.Namespace) -> int:
     except EditionError as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:
-        raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+        raise UsageError(f"cannot write {args.out}: {_why(exc)}") from None
     for report in reports:
         print(f"[{args.edition}] {report.line()}")
     print(f"[{args.edition}] {len(reports)} chapters in {args.out}")

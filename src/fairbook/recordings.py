@@ -63,6 +63,7 @@ __all__ = [
     "Recording",
     "fingerprint",
     "load",
+    "os_reason",
     "record",
     "recorded_folder",
     "recorded_units",
@@ -450,8 +451,15 @@ class DamagedRecording(ValueError):
         super().__init__(text)
 
 
-def _os_reason(exc: OSError) -> str:
-    """What an ``OSError`` means, in a few words (a path under a file, no permission, …)."""
+def os_reason(exc: OSError) -> str:
+    """What an ``OSError`` means, in a few words (a path under a file, no permission, …);
+    the command line's messages use it too.
+
+    Examples
+    --------
+    >>> os_reason(PermissionError(13, "Permission denied", "/x"))
+    'Permission denied: /x'
+    """
     if isinstance(exc, (FileExistsError, NotADirectoryError)):
         path = Path(exc.filename or ".")
         for part in (path, *path.parents):  # the file that stands where a folder must be
@@ -476,7 +484,7 @@ def _check_unit(folder: Path, unit: str) -> tuple[dict | None, Damage | None]:
     try:
         record_ = json.loads(path.read_bytes().decode("utf-8"))
     except OSError as exc:
-        return None, Damage(unit, f"{path.name} cannot be read: {_os_reason(exc)}")
+        return None, Damage(unit, f"{path.name} cannot be read: {os_reason(exc)}")
     except (UnicodeDecodeError, ValueError):
         return None, Damage(unit, f"its provenance {path.name} is not JSON")
     if not isinstance(record_, dict):
@@ -646,7 +654,7 @@ def _record_unit(job: _UnitJob) -> tuple[str, str, Path | None]:
             _replace(json_path, lambda p: p.write_text(text, encoding="utf-8"))
         except OSError as exc:
             raise ValueError(
-                f"cannot write unit {unit} into {folder}: {_os_reason(exc)} (units written "
+                f"cannot write unit {unit} into {folder}: {os_reason(exc)} (units written "
                 "before it are kept; record again once the folder is writable)"
             ) from None
     return unit, "written", table_path
@@ -662,7 +670,7 @@ def _writable_folder(folder: Path) -> None:
         os.unlink(name)
     except OSError as exc:
         raise ValueError(
-            f"cannot record into {folder}: {_os_reason(exc)}; nothing was computed"
+            f"cannot record into {folder}: {os_reason(exc)}; nothing was computed"
         ) from None
 
 

@@ -5,11 +5,13 @@
 #   make test                       set up, lint (ruff check + format --check), data, unit tests,
 #                                   the book, the executed chapters' outputs against their
 #                                   committed references (nbval's rules), the student edition's
-#                                   leak test, the page check, the JupyterLab check (.ci/run)
+#                                   leak test, the autograder check, the PDFs, the slides, the
+#                                   page check, the JupyterLab check (.ci/run)
 #   make lab [PORT=8888] [FRESH=1]  set up, then JupyterLab on working copies of the chapters
 #                                   (lab/, git-ignored), as root or as a user
 #   make student                    the student (no solutions) and instructor editions of every
-#                                   chapter in _build/editions/
+#                                   chapter, and an autograded otter-grader assignment per
+#                                   chapter, in _build/editions/
 #   make release                    make book + make student, then one versioned archive of it all
 #                                   with SHA-256 checksums in _build/release/
 #
@@ -28,7 +30,7 @@ PROFILE ?= fast
 # how many chapters (and test workers) run side by side: every core by default
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 # extras installed into .venv (a variable: a literal comma would split $(call ...) arguments)
-EXTRAS := dev,lm
+EXTRAS := dev,lm,cluster
 PYTHON ?= python3.11
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -66,17 +68,18 @@ echo "[time] $(1): $$(( $$(date +%s) - t0 )) s$$( [ $$rc = 0 ] || echo " (FAILED
 exit $$rc
 endef
 
-.PHONY: help setup vendor data html book pdf slides release lab student editions unit nbval nbval-refresh nbval-rerun pagecheck labcheck chromium test lint verify clean distclean
+.PHONY: help setup vendor data html book pdf slides release lab student editions grader unit nbval nbval-refresh nbval-rerun pagecheck labcheck chromium test lint verify clean distclean
 
 help:
 	@echo "make book [PROFILE=fast|full]  execute the chapters, build _build/html, check the pages"
 	@echo "make test                      unit tests + book + nbval + page check + JupyterLab check (CI)"
 	@echo "make lab [PORT=8888] [FRESH=1] JupyterLab on working copies of the chapters (lab/)"
-	@echo "make student                   student (no solutions) and instructor editions (_build/editions)"
+	@echo "make student                   student and instructor editions + autograded assignments (_build/editions)"
 	@echo "make pdf                       the book as A4 PDFs, instructor and student (_build/pdf)"
 	@echo "make slides                    one reveal.js deck per chapter, offline (_build/slides)"
 	@echo "make release                   the book, PDFs, editions, ledger in one archive (_build/release)"
-	@echo "helpers: setup vendor data html unit nbval nbval-refresh nbval-rerun pagecheck labcheck chromium"
+	@echo "helpers: setup vendor data html unit nbval nbval-refresh nbval-rerun editions grader pagecheck"
+	@echo "         labcheck chromium"
 	@echo "         lint verify clean distclean"
 
 # ---- set-up ----------------------------------------------------------------------------------
@@ -212,15 +215,24 @@ release: book
 	@$(MAKE) student
 	@$(call timed,release,$(PY) -m fairbook.build.release --out _build/release)
 
-# student edition (exercises, no solutions) and instructor edition (everything) of every chapter
+# student edition (exercises, no solutions) and instructor edition (everything) of every chapter,
+# and one otter-grader assignment per chapter: the student's notebook in student/assignments, the
+# solution, autograder zip and marking guide in instructor/assignments (fairbook.build.assignments)
 student: $(STAMP_PY)
 	@$(PY) -m fairbook.build.editions --out _build/editions/student --edition student
 	@$(PY) -m fairbook.build.editions --out _build/editions/instructor --edition instructor
+	@$(PY) -m fairbook.build.assignments --out _build/editions
 
 # make test, after the book: both editions written, and the leak test again, now also on the
 # built book's downloads (make unit runs before there is a book)
 editions: student
-	@$(call timed,editions,$(PY) -m pytest -q -p no:cacheprovider tests/build/test_editions.py)
+	@$(call timed,editions,$(PY) -m pytest -q -p no:cacheprovider tests/build/test_editions.py tests/build/test_assignments.py::test_the_built_student_assignments_leak_nothing)
+
+# make test, after make student: every assignment graded by its autograder three times: the
+# instructor's solutions (full marks), the blank student notebook (0), each key's typical wrong
+# answer (caught); the scores in _build/editions/instructor/assignments/SCORES.md
+grader: $(STAMP_PY)
+	@$(call timed,grader,$(PY) -m fairbook.build.assignments --out _build/editions --no-build --check)
 
 # JupyterLab on working copies of the chapters (lab/, git-ignored: running and saving them never
 # changes a tracked file); prints the URL with its token; --allow-root when run as root
@@ -268,6 +280,7 @@ test: setup chromium
 	$(MAKE) html || failed="$$failed html"; \
 	$(MAKE) nbval || failed="$$failed nbval"; \
 	$(MAKE) editions || failed="$$failed editions"; \
+	$(MAKE) grader || failed="$$failed grader"; \
 	$(MAKE) pdf || failed="$$failed pdf"; \
 	$(MAKE) slides || failed="$$failed slides"; \
 	$(MAKE) pagecheck || failed="$$failed pagecheck"; \

@@ -487,9 +487,14 @@ def edition_readme(edition: str, reports) -> str:
 
     holds = (
         'every chapter with its exercises and a "Your answer" cell for each; no solution '
-        "text, code or output"
+        "text, code or output. `make student` also writes assignments/NN_exercises.ipynb, "
+        "one otter-grader assignment per chapter (its exercises; the by-hand answers are "
+        "checked with grader.check)"
         if edition == "student"
-        else "every chapter as the book has it, solutions included"
+        else "every chapter as the book has it, solutions included. `make student` also "
+        "writes assignments/: each chapter's assignment with its solutions "
+        "(NN_exercises.ipynb), its autograder (NN_autograder.zip: otter run -a "
+        "NN_autograder.zip SUBMISSION.ipynb) and MARKING_GUIDE.md for the open questions"
     )
     return (
         f"# fairbook {book_version()}: {edition} edition\n\n"

@@ -600,3 +600,40 @@ def test_a_docstring_edit_leaves_a_recording_without_docstrings_current():
     assert fingerprint(modules, docstrings=False) == fingerprint(
         modules, docstrings=False, source=edited
     )
+
+
+def test_units_from_two_kernel_signatures_are_never_mixed_silently(tmp_path, monkeypatch):
+    from fairbook.reproduction.signature import FORCE, describe_signature, kernel_signature
+
+    config = {"seeds": 4, "scale": 1.0, "n_jobs": 1}
+    lines = []
+    record("00_toy", TOY, config, units=["s0", "s1"], root=tmp_path, progress=False,
+           echo=lines.append)  # fmt: skip
+    assert lines == []
+    single = load("00_toy", TOY, settings=config, root=tmp_path).describe()
+    assert f"Kernel signature: {describe_signature(kernel_signature())};" in single
+    assert "MIXED" not in single and "Hosts:" not in single  # one host: not repeated
+    monkeypatch.setenv(FORCE, "another machine")
+    record("00_toy", TOY, config, root=tmp_path, progress=False, echo=lines.append)
+    assert len(lines) == 1 and "holds units recorded under another kernel signature" in lines[0]
+    assert "forced another machine" in lines[0] and "`fairbook record 00` lists both" in lines[0]
+    recording = load("00_toy", TOY, settings=config, root=tmp_path)
+    assert sorted(map(sorted, recording.signatures.values())) == [["s0", "s1"], ["s2", "s3"]]
+    text = recording.describe()
+    assert "MIXED kernel signatures: its units were recorded under 2" in text
+    assert "(2 units: s0, s1)" in text and "(2 units: s2, s3)" in text
+    assert "forced another machine" in text
+
+
+def test_the_description_names_the_hosts_when_units_come_from_several():
+    base = {"parameters": {}, "fingerprint": "f", "seconds": 1.0, "date": "2026-11-26T00:00",
+            "commit": "abc", "cores": 2, "n_jobs": 1, "kernels": {"aten": "AVX2"}}  # fmt: skip
+    provenance = [
+        {**base, "unit": "a", "host": "node1"},
+        {**base, "unit": "b", "host": "node2"},
+        {**base, "unit": "c", "host": "node2"},
+    ]
+    recording = Recording("00_toy", "toy", pd.DataFrame(), provenance, "f", 3)
+    assert recording.hosts == {"node1": ["a"], "node2": ["b", "c"]}
+    assert recording.describe().endswith("Hosts: node1 (1 unit), node2 (2 units).")
+    assert "MIXED" not in recording.describe()  # one signature on both hosts

@@ -190,6 +190,17 @@ def _run(args: argparse.Namespace) -> int:
         arg("--n-jobs", type=int, default=1, help="units run side by side (default 1)"),
         arg("--into", help="another folder than the package's recorded/ (default)"),
         arg(
+            "--scheduler",
+            help="run the units on a Dask cluster: local (a LocalCluster of --n-jobs workers, "
+            "default all cores) or a scheduler's address, tcp://host:8786; this process "
+            "writes each finished unit (default: joblib processes here)",
+        ),
+        arg(
+            "--device",
+            help="where the units train their torch models: cpu, cuda or cuda:N (only the "
+            "recordings of 06, 08 that train torch models on a device; default: the profile's)",
+        ),
+        arg(
             "--refingerprint",
             action="store_true",
             help="run nothing: re-attest the recorded units whose code (by their commit) is "
@@ -203,7 +214,12 @@ def _record(args: argparse.Namespace) -> int:
     code fingerprint, packages, cores, wall time, date) under src/fairbook/recorded/. Units
     already recorded by today's code with the same parameters are skipped, so an interrupted
     recording resumes. The chapter shows the recording beside its fast build, or as stale
-    when the code it depends on has changed."""
+    when the code it depends on has changed.
+
+    --scheduler local|ADDRESS runs the units on a Dask cluster (fairbook.cluster); each unit's
+    provenance names the host and kernel signature it ran under. --device cuda trains on a
+    GPU where the recording's units take a device (fairbook.devices); a device that is not
+    there is refused with one line."""
     import importlib
 
     from fairbook import recordings
@@ -247,6 +263,12 @@ def _record(args: argparse.Namespace) -> int:
     if args.n_jobs == 0:
         raise UsageError("--n-jobs must not be 0 (1 = one at a time, -1 = all cores)")
     recordable = available[args.recording]
+    scheduler = _record_scheduler(args)
+    if args.device is not None:
+        recordable, profile_settings = _record_device(
+            chapter.slug, recordable, package, args.profile, args.device,
+            here=scheduler in (None, "local"),
+        )  # fmt: skip
     config = {"seed": args.seed, **profile_settings, "n_jobs": args.n_jobs}
     if args.refingerprint:
         if args.units:
@@ -269,12 +291,68 @@ def _record(args: argparse.Namespace) -> int:
             root=args.into,
             progress=None,
             echo=lambda line: print(f"fairbook record: {line}", file=sys.stderr, flush=True),
+            scheduler=scheduler,
         )
         state = recordings.load(chapter.slug, recordable, settings=config, root=args.into)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    except recordings.UnitLost as exc:
+        print(f"fairbook record: {exc}", file=sys.stderr, flush=True)
+        return 1
     print(f"{len(written)} unit(s) written. {state.describe()}")
     return 0
+
+
+def _record_scheduler(args: argparse.Namespace) -> str | None:
+    """``--scheduler`` checked (``local`` or an address), or None; a local cluster gets
+    ``--n-jobs`` workers when that is more than 1."""
+    if args.scheduler is None:
+        return None
+    from fairbook.cluster import check_scheduler
+
+    try:
+        scheduler = check_scheduler(args.scheduler)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if args.refingerprint:
+        raise UsageError("--refingerprint runs nothing; leave out --scheduler")
+    return scheduler
+
+
+def _record_device(chapter: str, recordable, package, profile: str, device: str, *, here: bool):
+    """The recording and the profile's settings for ``--device DEVICE`` (fairbook.devices):
+    refused with one line for a recording that trains no torch model, one that trains on
+    the CPU only, or a device that is not here; for a recording that reads its device from
+    its settings, the chapter's ``settings(profile, device=...)`` (and, when the device is
+    one of its parameters and not the CPU, its own recording ``NAME-cuda``). ``here``
+    false (a remote scheduler): the device is checked on the workers, not here."""
+    from fairbook import devices
+
+    try:
+        devices.device_kind(device)
+    except ValueError as exc:
+        raise UsageError(f"--device: {exc}") from None
+    use = devices.torch_use(chapter, recordable.name)
+    where = f"{chapter}/{recordable.name}"
+    if use is None:
+        raise UsageError(f"--device applies to recordings that train torch models; {where} "
+                         "trains none")  # fmt: skip
+    if use.how == "cpu":
+        raise UsageError(f"{where} trains on the CPU only: {use.note}")
+    if use.how == "gpu" and devices.device_kind(device) != "cuda":
+        raise UsageError(f"{where} trains on CUDA only ({use.note}); leave out --device")
+    try:
+        if here:
+            devices.check_device(device)
+    except devices.DeviceUnavailable as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        settings = package.settings(profile, device=device)
+    except ValueError as exc:
+        raise UsageError(f"{chapter}: {exc}") from None
+    if use.how == "gpu":
+        return recordable, settings
+    return devices.on_device(recordable, device), settings
 
 
 @subcommand(

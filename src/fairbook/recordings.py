@@ -19,7 +19,22 @@ uncommitted changes), the fingerprint, package versions, cores and the CPU kerne
 (:func:`fairbook.instruction_set.describe`) and the kernel signature
 (:func:`fairbook.reproduction.signature.kernel_signature`), ``n_jobs``, wall seconds, the
 unit's CPU seconds and the load average when it started (a busy machine stretches wall time,
-not CPU time), and the date (UTC).
+not CPU time), and the date (UTC). The machine's facts (``host``, ``cores``, ``python``,
+``packages``, ``instruction_set``, ``kernels``, ``device``) are read where the unit ran: in a
+joblib worker here, or on the Dask worker that computed it.
+
+**On a Dask cluster** (``record(..., scheduler="local" | ADDRESS)``, ``fairbook record
+--scheduler``; :mod:`fairbook.cluster`): the client submits every unit not yet recorded to
+the cluster and holds each unit's lock while it is out; a worker computes the unit's table
+and returns it with the facts of its machine, and **the client writes** the table and the
+provenance, through temporary files, as each unit finishes. Why the client: the recording
+folder is in the client's checkout (workers need no shared filesystem and no write access
+to it), the locks are ``flock`` files that only one machine's processes can rely on, and a
+unit is whole or absent exactly as in a local recording. The tables cross the network
+(kilobytes to a few megabytes a unit). A worker that dies mid-unit loses only that unit,
+which the scheduler runs again on another worker (``distributed.scheduler.allowed-failures``
+times, 3 by default, then :class:`UnitLost`); units finished before are written, so a
+recording stopped for any reason resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -38,6 +53,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,6 +77,7 @@ __all__ = [
     "DamagedRecording",
     "Recordable",
     "Recording",
+    "UnitLost",
     "fingerprint",
     "load",
     "os_reason",
@@ -180,6 +197,25 @@ class Recording:
         return f"full ({state} {self.dates}, {self.commits})"
 
     @property
+    def signatures(self) -> dict[str, list[str]]:
+        """Each kernel signature (:func:`~fairbook.reproduction.signature.describe_signature`)
+        → the units recorded under it, in recording order."""
+        out: dict[str, list[str]] = {}
+        for p in self.provenance:
+            out.setdefault(describe_signature(signature_of(p)), []).append(p["unit"])
+        return out
+
+    @property
+    def hosts(self) -> dict[str, list[str]]:
+        """Each host that recorded units (``host`` in their provenance) → its units; units
+        recorded before hosts were written are left out."""
+        out: dict[str, list[str]] = {}
+        for p in self.provenance:
+            if p.get("host"):
+                out.setdefault(str(p["host"]), []).append(p["unit"])
+        return out
+
+    @property
     def dates(self) -> str:
         days = sorted({p["date"][:10] for p in self.provenance})
         return days[0] if len(days) == 1 else f"{days[0]} to {days[-1]}" if days else "never"
@@ -216,11 +252,30 @@ class Recording:
         if all(isinstance(c, (int, float)) for c in cpu):
             text += f", {sum(cpu) / 3600:.2f} CPU-hours"
         text += "."
-        signatures = sorted({describe_signature(signature_of(p)) for p in self.provenance}, key=str)
+        signatures = self.signatures
+        if len(signatures) <= 1:
+            text += f" Kernel signature: {'; '.join(signatures)};"
+        else:
+            parts = [f"{s} ({_some(units)})" for s, units in sorted(signatures.items())]
+            text += (
+                f" MIXED kernel signatures: its units were recorded under {len(signatures)} "
+                f"(their numbers agree across them only within a measured tolerance, not bit "
+                f"for bit): {'; '.join(parts)};"
+            )
         text += (
-            f" Kernel signature: {'; '.join(signatures)}; `fairbook verify {self.chapter[:2]}` "
+            f" `fairbook verify {self.chapter[:2]}` "
             "re-runs its cheapest unit on your machine and says how far your numbers are."
         )
+        hosts = self.hosts
+        if len(hosts) > 1:
+            text += (
+                " Hosts: "
+                + ", ".join(
+                    f"{h} ({len(u)} unit{'s' if len(u) != 1 else ''})"
+                    for h, u in sorted(hosts.items())
+                )
+                + "."
+            )
         attested = [p for p in self.provenance if p.get("refingerprinted")]
         if attested:
             days = sorted({p["refingerprinted"][-1]["date"][:10] for p in attested})
@@ -235,6 +290,20 @@ class Recording:
                 "only and judged not comparable until recorded again."
             )
         return text
+
+
+def _some(units: Sequence[str], *, at_most: int = 3) -> str:
+    """``"unit a, b"`` or ``"12 units: a, b, c, ..."`` (a listing's short form).
+
+    Examples
+    --------
+    >>> _some(["n005"]), _some(["a", "b", "c", "d"])
+    ('unit n005', '4 units: a, b, c, ...')
+    """
+    if len(units) == 1:
+        return f"unit {units[0]}"
+    shown = ", ".join(units[:at_most]) + (", ..." if len(units) > at_most else "")
+    return f"{len(units)} units: {shown}"
 
 
 def _module_file(name: str) -> Path:
@@ -610,6 +679,12 @@ class _UnitJob:
     fingerprint: str
     parameters: dict
     provenance: dict  # the fields common to every unit of this recording
+    device: str = "cpu"
+
+
+class UnitLost(RuntimeError):
+    """A unit whose Dask workers all died while computing it (killed, out of memory): one
+    line naming it; the units finished before it are written, and recording again resumes."""
 
 
 def _recorded(record_: dict | None, fingerprint_: str, parameters: dict) -> bool:
@@ -618,6 +693,68 @@ def _recorded(record_: dict | None, fingerprint_: str, parameters: dict) -> bool
         and record_["fingerprint"] == fingerprint_
         and record_["parameters"] == parameters
     )
+
+
+def _machine(device: str = "cpu") -> dict:
+    """The facts of the machine a unit runs on, read there: host, cores, Python, package
+    versions, CPU kernels, kernel signature and device."""
+    return {
+        "host": platform.node() or "unknown",
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "packages": _versions(),
+        # the processor and the CPU kernels in force: bit-exact only under the same ones
+        "instruction_set": instruction_set.describe(),
+        # the kernel signature: a re-run is bit-comparable only under an equal one
+        # (fairbook.reproduction; fairbook verify)
+        "kernels": kernel_signature(device=device),
+        "device": device,
+    }
+
+
+def _run_unit(job: _UnitJob) -> tuple[pd.DataFrame, dict]:
+    """Compute one unit's table where this is called (here, a joblib worker or a Dask
+    worker) and the facts of the run: the machine's (:func:`_machine`), wall and CPU
+    seconds, the load average before, the date. A CUDA device that is not here is refused
+    first (:func:`fairbook.devices.check_device`)."""
+    if job.device.startswith("cuda"):
+        from .devices import check_device
+
+        check_device(job.device, where=f"host {platform.node() or 'unknown'}")
+    load_before = _load_average()
+    start, cpu_start = time.perf_counter(), time.process_time()
+    table = job.recordable.run(job.unit, job.settings)
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+    facts = {
+        **_machine(job.device),
+        "seconds": seconds,
+        # CPU time of the unit's process (all its threads) and the machine's 1-minute
+        # load average when it started: wall seconds on a shared machine overstate the cost
+        "cpu_seconds": cpu,
+        "load_average": load_before,
+        "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+    }
+    return table, facts
+
+
+def _write_unit(job: _UnitJob, table: pd.DataFrame, facts: dict) -> Path:
+    """Write one computed unit (call it holding the unit's lock): the table, then the
+    provenance, each through a temporary file; the table's path."""
+    unit, folder = job.unit, job.folder
+    provenance = {**job.provenance, **facts, "unit": unit, "rows": len(table)}
+    table_path, json_path = folder / f"{unit}.parquet", folder / f"{unit}.json"
+    text = json.dumps(provenance, indent=1, default=str) + "\n"
+    try:
+        # the old provenance goes first: a table without one is an unfinished unit
+        json_path.unlink(missing_ok=True)
+        _replace(table_path, lambda p: table.to_parquet(p, index=False, compression="zstd"))
+        _replace(json_path, lambda p: p.write_text(text, encoding="utf-8"))
+    except OSError as exc:
+        raise ValueError(
+            f"cannot write unit {unit} into {folder}: {os_reason(exc)} (units written "
+            "before it are kept; record again once the folder is writable)"
+        ) from None
+    return table_path
 
 
 def _record_unit(job: _UnitJob) -> tuple[str, str, Path | None]:
@@ -630,34 +767,66 @@ def _record_unit(job: _UnitJob) -> tuple[str, str, Path | None]:
             return unit, f"busy {holder}", None
         if _recorded(_check_unit(folder, unit)[0], job.fingerprint, job.parameters):
             return unit, "recorded", None
-        load_before = _load_average()
-        start, cpu_start = time.perf_counter(), time.process_time()
-        table = job.recordable.run(unit, job.settings)
-        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
-        provenance = {
-            **job.provenance,
-            "unit": unit,
-            "seconds": seconds,
-            # CPU time of the unit's process (all its threads) and the machine's 1-minute
-            # load average when it started: wall seconds on a shared machine overstate the cost
-            "cpu_seconds": cpu,
-            "load_average": load_before,
-            "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-            "rows": len(table),
-        }
-        table_path, json_path = folder / f"{unit}.parquet", folder / f"{unit}.json"
-        text = json.dumps(provenance, indent=1, default=str) + "\n"
-        try:
-            # the old provenance goes first: a table without one is an unfinished unit
-            json_path.unlink(missing_ok=True)
-            _replace(table_path, lambda p: table.to_parquet(p, index=False, compression="zstd"))
-            _replace(json_path, lambda p: p.write_text(text, encoding="utf-8"))
-        except OSError as exc:
-            raise ValueError(
-                f"cannot write unit {unit} into {folder}: {os_reason(exc)} (units written "
-                "before it are kept; record again once the folder is writable)"
-            ) from None
+        table, facts = _run_unit(job)
+        table_path = _write_unit(job, table, facts)
     return unit, "written", table_path
+
+
+def _record_on_dask(jobs: Sequence[_UnitJob], scheduler, *, name: str, n_workers=None):
+    """Yield ``(unit, outcome, table path)`` like :func:`_record_unit` for each job, its
+    table computed on the Dask cluster ``scheduler`` and written here (module docstring).
+
+    Every unit's lock is taken here before it is submitted and held until it is written,
+    so a local recorder of the same folder skips it; on any exception (Ctrl-C included) the
+    units still out are cancelled and their locks released.
+    """
+    from distributed import KilledWorker, as_completed
+
+    from . import cluster
+
+    with contextlib.ExitStack() as stack:
+        client = stack.enter_context(cluster.connect(scheduler, n_workers=n_workers))
+        devices = sorted({job.device for job in jobs if job.device.startswith("cuda")})
+        for device in devices:
+            cluster.check_workers_device(client, device)
+        out: dict = {}
+        try:
+            for job in jobs:
+                lock = contextlib.ExitStack()
+                holder = lock.enter_context(_unit_lock(job.folder, job.unit))
+                if holder is not None:
+                    lock.close()
+                    yield job.unit, f"busy {holder}", None
+                    continue
+                if _recorded(_check_unit(job.folder, job.unit)[0], job.fingerprint,
+                             job.parameters):  # fmt: skip
+                    lock.close()
+                    yield job.unit, "recorded", None
+                    continue
+                # a key of its own each time: a resumed recording must not find the erred
+                # task of a stopped one under the same key
+                key = f"record-{name}-{job.unit}-{uuid.uuid4().hex}"
+                future = client.submit(_run_unit, job, key=key, pure=False)
+                out[future] = (job, lock)
+            for future in as_completed(list(out)):
+                job, lock = out.pop(future)
+                with lock:
+                    try:
+                        table, facts = future.result()
+                    except KilledWorker:
+                        future.cancel()
+                        raise UnitLost(
+                            f"unit {job.unit} of {name} was lost with every worker that ran it "
+                            "(killed, or out of memory); the units finished before it are "
+                            "written: record again to resume"
+                        ) from None
+                    facts = {**facts, "scheduler": cluster.describe_client(client)}
+                    path = _write_unit(job, table, facts)
+                yield job.unit, "written", path
+        finally:
+            for future, (_, lock) in out.items():
+                future.cancel()
+                lock.close()
 
 
 def _writable_folder(folder: Path) -> None:
@@ -688,6 +857,7 @@ def record(
     progress: bool | None = None,
     command: str | None = None,
     echo: Callable[[str], None] | None = _echo_stderr,
+    scheduler: str | None = None,
 ) -> list[Path]:
     """Run and write the units that are not yet recorded with today's code and parameters.
 
@@ -701,6 +871,12 @@ def record(
     like Ctrl-C (:func:`fairbook.parallel.stop_on_signals`), and worker processes end when
     this process dies, even by ``kill -9`` (:func:`fairbook.parallel.guarded`; the pools a
     unit makes itself are ended by :func:`fairbook.parallel.reaper`).
+
+    Each unit runs on ``settings["device"]`` (default ``"cpu"``), written into its
+    provenance with the kernel signature; a CUDA device that is not there is refused before
+    anything is computed (:func:`fairbook.devices.check_device`, on every Dask worker too),
+    and again by each unit. A unit recorded here under another kernel signature than units
+    already in the folder is written (each unit names its own), and ``echo`` says so once.
 
     Parameters
     ----------
@@ -722,6 +898,11 @@ def record(
         Called with one line for each unit recorded again because it was damaged, and each
         unit skipped because another process records it (default: printed to stderr;
         None: silent).
+    scheduler : str or distributed.Client, optional
+        Run the units on a Dask cluster: ``"local"`` (a ``LocalCluster`` on this machine,
+        ``n_jobs`` workers when more than 1, else one per core), a scheduler's address
+        (``tcp://host:8786``), or a connected client; this process writes each finished
+        unit (module docstring; :mod:`fairbook.cluster`). None (default): joblib here.
 
     Returns
     -------
@@ -732,7 +913,11 @@ def record(
     ------
     ValueError
         Unknown units, settings that lack the recording's parameters, a folder that cannot
-        be written (before anything is computed), or a unit whose files cannot be written.
+        be written (before anything is computed), a unit whose files cannot be written, a
+        device that is not there (:class:`fairbook.devices.DeviceUnavailable`), or a Dask
+        scheduler that cannot be reached.
+    UnitLost
+        A unit whose Dask workers all died while computing it.
 
     Examples
     --------
@@ -772,6 +957,13 @@ def record(
                 f"({damaged[unit].problem}): recording it again"
             )
     todo = [u for u in chosen if not _recorded(done.get(u), current, parameters)]
+    device = str(settings.get("device") or "cpu")
+    if todo and device.startswith("cuda") and scheduler is None:
+        from .devices import check_device
+
+        check_device(device)  # before anything is computed (each unit checks again)
+    if todo and scheduler is None:
+        _say_other_signatures(done, kernel_signature(device=device), chapter, recordable, say)
     commit = _git("rev-parse", "--short", "HEAD")
     n_jobs = settings.get("n_jobs", 1)
     common = {
@@ -785,23 +977,26 @@ def record(
         "depends": list(recordable.depends),
         "configuration": list(recordable.configuration),
         "docstrings": recordable.docstrings,
-        "packages": _versions(),
-        "python": platform.python_version(),
-        "cores": os.cpu_count(),
-        # the processor and the CPU kernels in force: bit-exact only under the same ones
-        "instruction_set": instruction_set.describe(),
-        # the kernel signature: a re-run is bit-comparable only under an equal one
-        # (fairbook.reproduction; fairbook verify)
-        "kernels": kernel_signature(device=str(settings.get("device", "cpu"))),
+        # the machine's facts (host, cores, packages, kernels, device) are read where each
+        # unit runs (_machine)
         "n_jobs": n_jobs,
     }
-    jobs = (_UnitJob(recordable, u, settings, folder, current, parameters, common) for u in todo)
+    jobs = (
+        _UnitJob(recordable, u, settings, folder, current, parameters, common, device) for u in todo
+    )
     written = []
     disable = None if progress is None else not progress
     # stop_on_signals: SIGTERM/SIGHUP unwind like Ctrl-C; reaper: after a kill -9 of this
     # process, every worker it started (including a unit's own pools) is killed
     with stop_on_signals(), reaper():
-        if n_jobs == 1 or len(todo) <= 1:
+        if scheduler is not None and todo:
+            results = _record_on_dask(
+                list(jobs),
+                scheduler,
+                name=f"{chapter}/{recordable.name}",
+                n_workers=n_jobs if isinstance(n_jobs, int) and n_jobs > 1 else None,
+            )
+        elif n_jobs == 1 or len(todo) <= 1:
             results = (_record_unit(job) for job in jobs)
         else:
             results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
@@ -824,6 +1019,20 @@ def record(
                         f"another process (pid {outcome.split()[1]}): skipped here"
                     )
     return written
+
+
+def _say_other_signatures(done: dict, here: dict, chapter: str, recordable, say) -> None:
+    """One line when units already recorded in the folder have another kernel signature
+    than the one the new units are recorded under (item 4: never mixed silently)."""
+    others = sorted(
+        {describe_signature(signature_of(p)) for p in done.values()} - {describe_signature(here)}
+    )
+    if others:
+        say(
+            f"{chapter}/{recordable.name} holds units recorded under another kernel signature "
+            f"({'; '.join(others)}); the new units are recorded under this machine's "
+            f"({describe_signature(here)}), and `fairbook record {chapter[:2]}` lists both"
+        )
 
 
 def recorded_units(chapter: str, recordable: Recordable, *, settings: dict, root=None) -> list[str]:

@@ -65,16 +65,30 @@ def _native_isa() -> str:
 
 
 def _blas() -> str:
-    """numpy's BLAS as ``library version core-type`` (threadpoolctl), or ``unknown``."""
+    """numpy's BLAS as ``library version core-type`` (threadpoolctl), or ``unknown``.
+
+    numpy's own library (the one under numpy's folder, ``numpy.libs``) when threadpoolctl
+    lists it: once SciPy's linear algebra is imported, its bundled OpenBLAS is listed first,
+    and taking the first would make the signature depend on what the process imported
+    before (a Dask worker that ran a unit reads another BLAS than the client).
+    """
     try:
-        import numpy  # noqa: F401  (loads the BLAS threadpoolctl inspects)
+        import numpy  # (loads the BLAS threadpoolctl inspects)
         from threadpoolctl import threadpool_info
     except ImportError:  # pragma: no cover - threadpoolctl is a dependency
         return "unknown"
-    for pool in threadpool_info():
-        if pool.get("user_api") == "blas":
-            parts = [pool.get("internal_api"), pool.get("version"), pool.get("architecture")]
-            return " ".join(str(p) for p in parts if p)
+    pools = [pool for pool in threadpool_info() if pool.get("user_api") == "blas"]
+    home = os.path.dirname(os.path.dirname(os.path.abspath(numpy.__file__)))
+    own = [
+        pool
+        for pool in pools
+        if os.path.abspath(str(pool.get("filepath", ""))).startswith(
+            (os.path.join(home, "numpy.libs"), os.path.join(home, "numpy") + os.sep)
+        )
+    ]
+    for pool in own or pools:
+        parts = [pool.get("internal_api"), pool.get("version"), pool.get("architecture")]
+        return " ".join(str(p) for p in parts if p)
     return "unknown"
 
 

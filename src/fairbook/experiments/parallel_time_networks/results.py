@@ -508,8 +508,13 @@ def cost_extrapolation(costs: pd.DataFrame, config: dict) -> pd.DataFrame:
     return table[["CPU hours", "what"]]
 
 
-def cost_markdown(table: pd.DataFrame, config: dict, *, hours: float = 4.0, cores: int = 2) -> str:
-    """What :func:`cost_extrapolation`'s ``table`` says about a profile, as a sentence.
+def cost_markdown(
+    table: pd.DataFrame, config: dict, *, hours: float = 4.0, cores: int = 2, gpu: bool = True
+) -> str:
+    """What :func:`cost_extrapolation`'s ``table`` says about a profile, as a sentence;
+    with ``gpu`` (default), followed by the CPU and GPU hours of each stage side by side
+    (:func:`._cost_table.gpu_cost_markdown`: the ``cost-cuda`` recording when there is one,
+    else the GPU measurement quoted with its source).
 
     Whether all of ``config``'s runs fit in ``hours`` of wall time on ``cores`` cores (at
     best, one run per core: CPU hours / cores), and if not, how many candidates of
@@ -521,11 +526,20 @@ def cost_markdown(table: pd.DataFrame, config: dict, *, hours: float = 4.0, core
     >>> t = pd.DataFrame({"CPU hours": [8.0, 1.0, 1.0, 0.0, 10.0, 20.0, 50.0]},
     ...                  index=["search: training", "search: scoring", "final PTN", "TiDE",
     ...                         "total per run", "all runs", "search: scoring every window"])
-    >>> cost_markdown(t, {"runs": 2, "population": 4, "generations": 2}, hours=4)[:35]
+    >>> cost_markdown(t, {"runs": 2, "population": 4, "generations": 2}, hours=4, gpu=False)[:35]
     'One run of this profile takes about'
     """
     if table.empty:
         return "The costs are not recorded yet: run `fairbook record 08 cost --profile full`."
+    text = _cost_sentence(table, config, hours=hours, cores=cores)
+    if not gpu:
+        return text
+    from ._cost_table import gpu_cost_markdown
+
+    return text + "\n\n" + gpu_cost_markdown(table, config)
+
+
+def _cost_sentence(table: pd.DataFrame, config: dict, *, hours: float, cores: int) -> str:
     runs = int(config["runs"])
     per_run = float(table.loc["total per run", "CPU hours"])
     wall = per_run * runs / max(1, min(int(cores), runs))

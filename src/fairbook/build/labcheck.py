@@ -14,7 +14,11 @@
    would) and requires ``git status`` of the repository to be what it was;
 3. opens the charts notebook and requires each chart to draw, without an error, and its
    drawing to change when its first control moves;
-4. shuts the server down and writes ``_build/labcheck.json`` (timings per chapter, the
+4. when ``make student`` has built the assignments, opens chapter 01's student assignment
+   (:data:`ASSIGNMENT`) as a student would: Run All must show otter's check failing on the
+   blank answer cell; it then types the instructor's answer into that cell, runs it and its
+   ``grader.check`` cell, and requires otter's "ex_01_rates_by_hand passed!";
+5. shuts the server down and writes ``_build/labcheck.json`` (timings per chapter, the
    checks, the screenshots in ``_build/screenshots/lab-*.png``).
 
 Each probe names a control by its label and computes its expected text with the library:
@@ -53,7 +57,16 @@ from fairbook.build.lab import for_lab, lab_command, write_settings
 from fairbook.build.pagecheck import chromium_binary
 from fairbook.charts import LAB_MIME
 
-__all__ = ["PROBES", "ChartProbe", "Probe", "WidgetProbe", "charts_notebook", "main", "run_check"]
+__all__ = [
+    "ASSIGNMENT",
+    "PROBES",
+    "ChartProbe",
+    "Probe",
+    "WidgetProbe",
+    "charts_notebook",
+    "main",
+    "run_check",
+]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -404,6 +417,57 @@ def _check_chapter(
     return result
 
 
+#: the student assignment the check opens (built by ``make student``)
+ASSIGNMENT = "01_exercises.ipynb"
+
+
+def _check_assignment(page, base: str, shots: Path, timeout: float) -> Result:
+    """A student's round: Run All on the blank assignment (otter's check fails), type the
+    answer, run it and its check (otter's check passes)."""
+    from fairbook.build.exercise_keys import GRADED
+
+    key = GRADED["ex-01-rates-by-hand"]
+    result = Result(page="assignment")
+    started = time.monotonic()
+    _open(page, f"{base}/lab/tree/{ASSIGNMENT}")
+    page.wait_for_timeout(1500)
+    try:
+        _run_all(page, timeout)
+    except Exception as exc:
+        result.problems.append(f"Run All did not finish within {timeout:.0f} s ({exc})")
+        return result
+    result.seconds["run all"] = round(time.monotonic() - started, 2)
+    check = page.locator(f"{NOTEBOOK} .jp-CodeCell", has_text=f'grader.check("{key.question}")')
+    before = check.first.locator(".jp-Cell-outputArea").inner_text()
+    if f"{key.question} passed" in before or key.question not in before:
+        result.problems.append(f"the blank answer cell's check shows {before[:200]!r}")
+    answer = page.locator(f"{NOTEBOOK} .jp-CodeCell", has_text=f"{key.answers[0].name} = ...")
+    if answer.count() == 0:
+        result.problems.append("no blank answer cell (tpr = ...) in the student's assignment")
+        return result
+    editor = answer.first.locator(".cm-content")
+    editor.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.insert_text(key.solution)
+    page.keyboard.press("Shift+Enter")  # runs the answer and selects its check cell
+    page.keyboard.press("Shift+Enter")
+    try:
+        page.wait_for_function(
+            "([sel, q]) => [...document.querySelectorAll(sel)].some(c => "
+            "c.innerText.includes('grader.check(\"' + q + '\")') && "
+            "c.innerText.includes(q + ' passed'))",
+            arg=[f"{NOTEBOOK} .jp-CodeCell", key.question],
+            timeout=30_000,
+        )
+    except Exception:
+        after = check.first.locator(".jp-Cell-outputArea").inner_text()
+        result.problems.append(f"after the answer, the check shows {after[:200]!r}")
+    result.seconds["answer checked"] = round(time.monotonic() - started, 2)
+    check.first.scroll_into_view_if_needed()
+    page.screenshot(path=str(shots / "lab-assignment.png"))
+    return result
+
+
 def _check_charts(page, base: str, shots: Path, count: int) -> Result:
     result = Result(page="charts")
     if count == 0:
@@ -488,6 +552,9 @@ def run_check(
         parameters[name] = _defaults(chapter)
     charts = charts_notebook(paths.executed)
     nbformat.write(charts, folder / "charts.ipynb")
+    assignment = paths.build / "editions" / "student" / "assignments" / ASSIGNMENT
+    if assignment.is_file():
+        shutil.copyfile(assignment, folder / ASSIGNMENT)
     write_settings()
     token, port = secrets.token_hex(16), _free_port()
     command = lab_command(root, port=port, token=token, folder=folder)
@@ -523,6 +590,8 @@ def run_check(
                 for name in chapters
             ]
             pages.append(("charts", lambda: _check_charts(page, base, shots, len(charts.cells))))
+            if (folder / ASSIGNMENT).is_file():
+                pages.append(("assignment", lambda: _check_assignment(page, base, shots, timeout)))
             for name, check in pages:
                 console.clear()
                 try:

@@ -69,7 +69,8 @@ def test_tallies_count_every_row_once(tables):
     frame = chapter_ledger(tables, chapter="02_x").frame
     by_paper = tallies(frame)
     assert by_paper["rows"].sum() == len(frame)
-    assert by_paper.loc["seed 003"].tolist() == [4, 1, 2, 1]
+    # rows, judged, matches, uninformative, differs, no verdict
+    assert by_paper.loc["seed 003"].tolist() == [4, 3, 1, 0, 2, 1]
     by_table = tallies(frame, by=("paper", "source"))
     assert by_table.loc[("seed 003", "Table 3.1"), "matches"] == 1
 
@@ -175,7 +176,10 @@ def test_every_paper_constant_a_chapter_uses_has_a_ledger_source(package):
     missing = _paper_constants(package) - set(sources)
     assert not missing, f"{package}: paper constants without a ledger source: {sorted(missing)}"
     for name, source in sources.items():
-        assert source.startswith(("seed ", "not in ledger: ")), (name, source)
+        assert source.startswith(("seed ", "Larson et al. 2016 ", "not in ledger: ")), (
+            name,
+            source,
+        )
 
 
 def _two_builds():
@@ -232,3 +236,80 @@ def test_read_ledger_refuses_what_is_not_one(tmp_path):
     (tmp_path / "y.json").write_text("{not json")
     with pytest.raises(ValueError, match="is not a ledger"):
         read_ledger(tmp_path / "y.json")
+
+
+# ---- round two (issue 36): every printed number of every replicated table ------------------
+def _cheap_tables():
+    """The replicated tables that need no data and no training, as the chapters make them."""
+    import pandas as pd
+
+    from fairbook.experiments import fit_variance as fv
+    from fairbook.experiments import objective_fairness_index as ofi
+    from fairbook.experiments import uncertainty_fairness as uf
+
+    no_runs = pd.DataFrame(columns=["task", "technique", "setting", "run"])
+    return {
+        ("seed 000", "Table 7"): uf.table_7_replication(),
+        ("seed 003", "Table 3.1"): ofi.table_3_1_replication(),
+        ("seed 003", "Table 3.3"): ofi.table_3_3_replication(),
+        ("seed 004", "Table 3"): fv.table_3_replication(),
+        ("seed 004", "Table 4"): fv.table_4_replication(no_runs),
+    }
+
+
+def test_the_accounting_equals_each_tables_printed_numbers():
+    from fairbook.ledger import table_accounting
+    from fairbook.papers.printed import printed_count
+
+    tables = _cheap_tables()
+    frame = chapter_ledger(list(tables.values()), chapter="00_x").frame
+    accounting = table_accounting(frame)
+    for key in tables:
+        row = accounting.loc[key]
+        assert row["printed"] == printed_count(*key) == row["rows (this build)"], key
+        assert bool(row["accounted"]), key
+    # a table with no row in this ledger is not accounted for
+    assert not accounting.loc[("seed 000", "Table 1"), "accounted"]
+    by_table = tallies(frame, by=("paper", "source"))
+    assert by_table.loc[("seed 003", "Table 3.1"), "printed"] == 54
+
+
+def test_the_accounting_counts_each_recorded_budget():
+    from fairbook.ledger import table_accounting
+    from fairbook.replication import Row, replication_table
+
+    rows = [Row(f"x{i}", 1.0, 1.0, source="seed 003 Table 3.5") for i in range(18)]
+    table = replication_table(rows)
+    fast = chapter_ledger([table], chapter="07_x").frame
+    full = chapter_ledger([table], chapter="07_x", budget="full (recorded 2026-11-25)").frame
+    import pandas as pd
+
+    accounting = table_accounting(pd.concat([fast, full.iloc[:10]], ignore_index=True))
+    row = accounting.loc[("seed 003", "Table 3.5")]
+    assert (row["rows (this build)"], row["rows (recorded)"]) == (18, 10)
+    assert not row["accounted"]  # the recorded budget lacks 8 printed numbers
+
+
+def test_uninformative_matches_are_their_own_outcome():
+    from fairbook.replication import Interval, Row, replication_table
+
+    wide = Row(
+        "U",
+        0.0004,
+        0.0003,
+        rule=Interval(decimals=4),
+        low=0.0,
+        high=0.001,
+        n=3,
+        source="seed 000 Table 1",
+    )
+    narrow = Row(
+        "ACC", 0.70, 0.69, rule=Interval(), low=0.66, high=0.72, n=10, source="seed 000 Table 1"
+    )
+    frame = chapter_ledger([replication_table([wide, narrow])], chapter="04_x").frame
+    assert frame["outcome"].tolist() == ["uninformative", "matches"]
+    assert "widened by ±0.00005" in frame.loc[0, "rule"]
+    counts = tallies(frame).loc["seed 000"]
+    assert (counts["judged"], counts["matches"], counts["uninformative"]) == (2, 1, 1)
+    sentence = tally_sentences(frame)[0]
+    assert "1 of 2 rows match, 1 consistent but uninformative (rule: interval)" in sentence

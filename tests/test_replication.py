@@ -3,18 +3,24 @@
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from fairbook.replication import (
     COLUMNS,
+    INFORMATIVE_WIDTH,
+    OUTCOMES,
     Bound,
     Exact,
     Flag,
     Interval,
     LogScale,
     NotComparable,
+    ReadingCheck,
     Rounding,
     Row,
     SameSign,
+    Words,
     passes,
     replication_table,
     verdict,
@@ -126,7 +132,7 @@ def test_empty_table_keeps_its_columns():
 def test_a_ratio_within_twenty_percent_can_still_flip_its_flag():
     # seed 000 Table 1 SD2 F_Alea-like case: a ±20 % band would call 1.15 vs 1.25 a match
     row = Row("F_Alea", 1.15, 1.25, rule=(Flag(), Interval()), low=1.21, high=1.3, n=10)
-    assert row.verdicts[0] == "flag differs: paper fair, ours unfair"
+    assert row.verdicts[0] == "flag differs: paper fair, ours unfair (> 1.2)"
     assert row.passed is False
 
 
@@ -243,3 +249,150 @@ def test_float_format_prints_four_significant_digits(value, printed):
     from fairbook.replication import float_format
 
     assert float_format(value) == printed
+
+
+# ---- round two (issue 36): direction, informativeness, words, checks of our reading --------
+
+_MAGNITUDE = st.floats(min_value=1e-6, max_value=1e6, allow_nan=False, allow_infinity=False)
+_SIGN = st.sampled_from((-1.0, 1.0))
+
+#: Every numerical rule with the parameters the chapters use (a bound and the words are a
+#: side, not a value; they are tested on their own below).
+_VALUE_RULES = (
+    Exact(),
+    Rounding(decimals=0),
+    Rounding(decimals=2),
+    Rounding(decimals=3, extra=0.001),
+    Rounding(decimals=1, extra=100.0),  # a tolerance wider than the value itself
+    LogScale(significant=1),
+    LogScale(significant=3),
+    SameSign(),
+    Interval(decimals=0),
+    Interval(decimals=2),
+    Interval(decimals=4),
+    Interval(decimals=1, what="experiments"),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    rule=st.sampled_from(_VALUE_RULES),
+    paper=_MAGNITUDE,
+    ours=_MAGNITUDE,
+    sign=_SIGN,
+    spread=st.floats(min_value=0, max_value=1e7),
+)
+def test_no_rule_passes_a_value_of_the_wrong_sign(rule, paper, ours, sign, spread):
+    # ours on the other side of 0 than the printed value, with an interval as wide as we
+    # like around it (even one that holds the paper's value): never a pass
+    paper, ours = sign * paper, -sign * ours
+    low, high = min(ours, paper) - spread, max(ours, paper) + spread
+    row = Row("x", paper, ours, rule=rule, low=low, high=high, n=10)
+    assert row.passed is not True, (rule, row.verdict)
+    assert row.outcome in ("differs", "no verdict")
+    assert passes(ReadingCheck(rule, "why").judge(paper, ours, low=low, high=high, n=10)) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    paper=st.floats(min_value=-1e3, max_value=1e3, allow_nan=False),
+    ours=st.floats(min_value=-1e3, max_value=1e3, allow_nan=False),
+    pivot=st.sampled_from((1.0, 0.0)),
+    threshold=st.sampled_from((0.2, 0.1)),
+)
+def test_a_flag_passes_only_on_the_same_side_of_the_pivot(paper, ours, pivot, threshold):
+    flag = Flag(pivot=pivot, threshold=threshold)
+
+    def side(v):
+        return 0 if abs(v - pivot) <= threshold else (1 if v > pivot else -1)
+
+    agrees = passes(flag.judge(paper, ours))
+    assert agrees is (side(paper) == side(ours))
+
+
+def test_a_flag_on_the_other_side_of_one_is_a_different_verdict():
+    # seed 000 Table 5: F_Epis printed 151 (far above 1), ours 0.67 (below 0.8)
+    assert Flag().judge(151.0, 0.67) == "flag differs: paper unfair (> 1.2), ours unfair (< 0.8)"
+    assert passes(Flag().judge(2.65, 0.47)) is False
+    assert passes(Flag().judge(2.65, 3.1)) is True
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    claim=st.sampled_from(("most", "a majority", "some")),
+    paper=st.floats(min_value=0, max_value=100),
+    ours=st.floats(min_value=0, max_value=100),
+)
+def test_words_pass_only_when_ours_satisfies_them(claim, paper, ours):
+    threshold = 0.0 if claim == "some" else 50.0
+    assert passes(Words(claim).judge(paper, ours)) is (ours > threshold)
+
+
+def test_most_is_not_matched_by_one_of_four():
+    # seed 004 Finding 3: "Most of (15 out of 22)"; a sign rule passed 1 of 4
+    row = Row.from_count(
+        "increase", 68.2, 1, 4, rule=(Words("most"), Interval(decimals=1, what="techniques"))
+    )
+    assert row.passed is False and row.outcome == "differs"
+    many = Row.from_count(
+        "increase", 68.2, 3, 4, rule=(Words("most"), Interval(decimals=1, what="techniques"))
+    )
+    # consistent, but an exact interval over 4 techniques says little
+    assert many.passed is True and many.outcome == "uninformative"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    paper=st.floats(min_value=0.01, max_value=100),
+    low=st.floats(min_value=-10, max_value=100),
+    width=st.floats(min_value=0, max_value=300),
+)
+def test_an_interval_match_is_informative_only_when_narrow_and_away_from_zero(paper, low, width):
+    rule = Interval(decimals=2)
+    high = low + width
+    ours = min(max(paper, low), high)
+    assume(ours != 0)
+    row = Row("x", paper, ours, rule=rule, low=low, high=high, n=10)
+    if row.passed is not True:
+        return
+    wide = (high - low + 2 * rule.half_unit) > INFORMATIVE_WIDTH * paper + 1e-12
+    holds_zero = low - rule.half_unit <= 0 <= high + rule.half_unit
+    assert row.informative is (not (wide or holds_zero))
+    assert row.outcome == ("uninformative" if (wide or holds_zero) else "matches")
+
+
+def test_every_rule_states_its_widening_in_its_text():
+    assert "±0.005" in Interval(decimals=2).text
+    assert "extra tolerance 0.001" in Rounding(decimals=3, extra=0.001).text
+    assert "half a unit at 2 decimals" in Rounding().text
+    assert "[0.8, 1.2]" in Flag().text
+    assert "ours < paper" in Bound("upper").text
+    assert "'most'" in Words("most").text and "50 %" in Words("most").text
+    assert "not comparable (why)" == NotComparable("why").text
+    check = ReadingCheck(Rounding(decimals=3, extra=0.001), "from np.eye(10)")
+    assert "np.eye(10)" in check.text and "extra tolerance 0.001" in check.text
+    row = Row("x", 1.0, 1.0, rule=(Flag(), Interval()), low=0.9, high=1.1, n=5)
+    assert row.rule_text == f"{Flag().text} + {Interval().text}"
+    assert row.outcome in OUTCOMES
+
+
+def test_a_check_of_our_reading_is_never_a_match():
+    row = Row("KL", 2.302, np.log(10), rule=ReadingCheck(Rounding(3, extra=0.001), "np.eye"))
+    assert row.verdict == "check of our reading: matches"
+    assert row.passed is None and row.outcome == "no verdict"
+
+
+def test_words_reject_unknown_claims():
+    with pytest.raises(ValueError, match="the paper's words are one of"):
+        Words("nearly all")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    kind=st.sampled_from(("upper", "lower")),
+    paper=st.floats(min_value=-1e6, max_value=1e6),
+    ours=st.floats(min_value=-1e6, max_value=1e6),
+)
+def test_a_bound_passes_only_on_its_side(kind, paper, ours):
+    holds = passes(Bound(kind).judge(paper, ours))
+    assert holds is (ours < paper if kind == "upper" else ours >= paper)

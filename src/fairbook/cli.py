@@ -503,9 +503,14 @@ def _why(exc: OSError) -> str:
             "--by",
             choices=("paper", "table", "chapter"),
             default="table",
-            help="tally by paper, by paper table (default) or by chapter",
+            help="tally by paper, by paper table (default) or by chapter; papers and tables "
+            "are tallied per budget (this build, recorded), as on the ledger page",
         ),
-        arg("--rows", choices=("differs", "no verdict", "matches", "all"), help="also list rows"),
+        arg(
+            "--rows",
+            choices=("differs", "no verdict", "uninformative", "matches", "all"),
+            help="also list the rows with this outcome",
+        ),
         arg("--csv", metavar="FILE", help="write the whole ledger as CSV"),
         arg("--json", metavar="FILE", help="write the whole ledger as JSON"),
         arg(
@@ -541,7 +546,11 @@ def _ledger(args: argparse.Namespace) -> int:
         )
     if args.compare:
         return _compare_ledgers(args.compare, ledger)
-    by = {"paper": ("paper",), "table": ("paper", "source"), "chapter": ("chapter",)}[args.by]
+    by = {
+        "paper": ("paper", "budget"),
+        "table": ("paper", "source", "budget"),
+        "chapter": ("chapter",),
+    }[args.by]
     import pandas as pd
 
     with pd.option_context("display.width", 100, "display.max_rows", 500):

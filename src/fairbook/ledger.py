@@ -8,8 +8,14 @@ notebooks are therefore the record: :func:`read_executed` collects the rows of e
 into one table, which the ledger page shows, the build writes to ``_build/html/ledger.csv``
 and ``ledger.json``, and ``fairbook ledger`` prints.
 
-A row *matches* when every rule of the row passes; it *differs* when one fails; it has *no
-verdict* when a rule cannot judge (undefined on a side, not comparable, a single seed).
+A row *matches* when every rule of the row passes and its window is informative; it is
+*uninformative* (consistent but saying little) when it passes with an interval or tolerance
+wider than :data:`fairbook.replication.INFORMATIVE_WIDTH` × |paper| or holding 0; it
+*differs* when a rule fails; it has *no verdict* when a rule cannot judge (undefined on a
+side, not comparable, a single seed, a check of our own reading). The ``rule`` column states
+every rule in full, with its widenings and tolerances. *Judged* rows are those with a
+verdict (matches, uninformative, differs); :func:`table_accounting` sets each replicated
+table's printed numbers (:mod:`fairbook.papers.printed`) beside its rows and judged rows.
 """
 
 from __future__ import annotations
@@ -24,7 +30,8 @@ from pathlib import Path
 import pandas as pd
 
 from fairbook.formatting import significant
-from fairbook.replication import Row
+from fairbook.papers.printed import TABLES, printed_count, table_of
+from fairbook.replication import OUTCOMES, Row
 from fairbook.safe_csv import write_csv
 
 __all__ = [
@@ -38,6 +45,7 @@ __all__ = [
     "ledger_html",
     "read_executed",
     "read_ledger",
+    "table_accounting",
     "tallies",
     "tally_sentences",
     "write_ledger",
@@ -64,9 +72,17 @@ FIELDS = (
     "budget",
 )
 
-_SOURCE = re.compile(r"^(?P<paper>seed \d{3})\b\s*(?P<where>.*)$")
-_OUTCOME = {True: "matches", False: "differs", None: "no verdict"}
-_OUTCOME_COLOURS = {"matches": "#e8f5e9", "differs": "#fdecea", "no verdict": "#f2f2f2"}
+#: A row's paper: a seed, or a work a seed cites whose numbers the seed does not print
+#: (``"Larson et al. 2016"``, ProPublica's analysis, via seed 003).
+_SOURCE = re.compile(r"^(?P<paper>seed \d{3}|[A-Z][A-Za-z-]+ et al\. \d{4})\b\s*(?P<where>.*)$")
+_OUTCOMES = OUTCOMES
+_OUTCOME_COLOURS = {
+    "matches": "#e8f5e9",
+    "uninformative": "#fff8e1",
+    "differs": "#fdecea",
+    "no verdict": "#f2f2f2",
+}
+_JUDGED = ("matches", "uninformative", "differs")
 
 
 def _number(value) -> float | None:
@@ -81,7 +97,8 @@ def _record(row: Row, *, chapter: str, budget: str) -> dict:
     if match is None:
         raise ValueError(
             f"row {row.quantity!r} names no paper: its source is {row.source!r}; "
-            "give it as 'seed NNN <table>' (e.g. 'seed 003 Table 3.1')"
+            "give it as 'seed NNN <table>' (e.g. 'seed 003 Table 3.1') or "
+            "'<Author> et al. YYYY <where>'"
         )
     note = row.display_note
     return {
@@ -93,9 +110,9 @@ def _record(row: Row, *, chapter: str, budget: str) -> dict:
         "low": _number(row.low),
         "high": _number(row.high),
         "n": row.n,
-        "rule": row.rule_names,
+        "rule": row.rule_text,
         "verdict": row.verdict,
-        "outcome": _OUTCOME[row.passed],
+        "outcome": row.outcome,
         "note": note,
         "chapter": chapter,
         "budget": budget,
@@ -125,7 +142,12 @@ def ledger_frame(records: Iterable[Mapping]) -> pd.DataFrame:
 
 
 def tallies(ledger: pd.DataFrame, *, by=("paper",)) -> pd.DataFrame:
-    """Rows, matches, differences and rows without a verdict, per group of `by`.
+    """Rows, judged rows, matches (informative), consistent but uninformative rows,
+    differences and rows without a verdict, per group of `by`.
+
+    When `by` includes ``"source"``, a column ``printed`` gives the number of printed
+    numbers of the table the source belongs to (:mod:`fairbook.papers.printed`; empty for
+    a figure, theorem or section).
 
     Examples
     --------
@@ -133,21 +155,79 @@ def tallies(ledger: pd.DataFrame, *, by=("paper",)) -> pd.DataFrame:
     >>> t = replication_table([Row("a", 1, 1, source="seed 003 Table 3.1"),
     ...                        Row("b", 1, 2, source="seed 003 Table 3.1")])
     >>> tallies(chapter_ledger([t], chapter="02_x").frame)  # doctest: +NORMALIZE_WHITESPACE
-              rows  matches  differs  no verdict
+              rows  judged  matches  uninformative  differs  no verdict
     paper
-    seed 003     2        1        1           0
+    seed 003     2       2        1              0        1           0
     """
     by = list(by)
+    columns = ["rows", "judged", *_OUTCOMES]
     if ledger.empty:
-        return pd.DataFrame(columns=["rows", "matches", "differs", "no verdict"])
+        return pd.DataFrame(columns=columns)
     counts = pd.crosstab([ledger[c] for c in by], ledger["outcome"])
-    for outcome in _OUTCOME.values():
+    for outcome in _OUTCOMES:
         if outcome not in counts:
             counts[outcome] = 0
-    counts = counts[list(_OUTCOME.values())]
-    counts.insert(0, "rows", counts.sum(axis=1))
+    counts = counts[list(_OUTCOMES)]
+    counts.insert(0, "judged", counts[list(_JUDGED)].sum(axis=1))
+    counts.insert(0, "rows", counts[list(_OUTCOMES)].sum(axis=1))
     counts.columns.name = None
+    if "source" in by and "paper" in by:
+        keys = counts.index.to_frame(index=False)
+        printed = [
+            printed_count(p, table_of(src)) if (p, table_of(src)) in TABLES else pd.NA
+            for p, src in zip(keys["paper"], keys["source"], strict=True)
+        ]
+        counts.insert(0, "printed", pd.array(printed, dtype="Int64"))
     return counts
+
+
+def _budget_kind(budget: str) -> str:
+    """``"recorded"`` for a recording's budget, ``"this build"`` otherwise."""
+    return "recorded" if "recorded" in str(budget) else "this build"
+
+
+def table_accounting(ledger: pd.DataFrame) -> pd.DataFrame:
+    """Per replicated table (:data:`fairbook.papers.printed.TABLES`): the numbers it
+    prints, and, for this build and for the recorded runs, the ledger's rows and judged
+    rows (a verdict other than none), and whether every printed number has its row.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``(paper, table)``; columns ``printed``, ``rows (this build)``,
+        ``judged (this build)``, ``rows (recorded)``, ``judged (recorded)`` and
+        ``accounted`` (the rows of this build equal the printed numbers; a recorded
+        budget, where there is one, too).
+
+    Examples
+    --------
+    >>> from fairbook.replication import Row, replication_table
+    >>> t = replication_table([Row(f"x{i}", 1, 1, source="seed 003 Table 3.5")
+    ...                        for i in range(18)])
+    >>> a = table_accounting(chapter_ledger([t], chapter="07_x").frame)
+    >>> a.loc[("seed 003", "Table 3.5")].astype(int).tolist()
+    [18, 18, 18, 0, 0, 1]
+    """
+    records = []
+    frame = ledger.assign(
+        table=[table_of(s) for s in ledger["source"]] if not ledger.empty else [],
+        kind=[_budget_kind(b) for b in ledger["budget"]] if not ledger.empty else [],
+    )
+    for paper, table in TABLES:
+        printed = printed_count(paper, table)
+        part = frame[(frame["paper"] == paper) & (frame["table"] == table)]
+        record = {"paper": paper, "table": table, "printed": printed}
+        for kind in ("this build", "recorded"):
+            rows = part[part["kind"] == kind]
+            record[f"rows ({kind})"] = len(rows)
+            record[f"judged ({kind})"] = int(rows["outcome"].isin(_JUDGED).sum())
+        recorded = part.loc[part["kind"] == "recorded"]
+        per_budget = recorded.groupby("budget").size()
+        record["accounted"] = bool(
+            record["rows (this build)"] == printed and (per_budget == printed).all()
+        )
+        records.append(record)
+    return pd.DataFrame.from_records(records).set_index(["paper", "table"])
 
 
 def tally_sentences(ledger: pd.DataFrame) -> list[str]:
@@ -165,13 +245,34 @@ def tally_sentences(ledger: pd.DataFrame) -> list[str]:
     for (paper, source), rows in ledger.groupby(["paper", "source"], sort=False):
         counts = rows["outcome"].value_counts()
         parts = [f"{counts.get('matches', 0)} of {len(rows)} rows match"]
+        if counts.get("uninformative", 0):
+            parts.append(f"{counts['uninformative']} consistent but uninformative")
         if counts.get("differs", 0):
             parts.append(f"{counts['differs']} {'differs' if counts['differs'] == 1 else 'differ'}")
         if counts.get("no verdict", 0):
             parts.append(f"{counts['no verdict']} without a verdict")
-        rules = ", ".join(dict.fromkeys(rows["rule"]))
+        rules = ", ".join(dict.fromkeys(_short_rule(r) for r in rows["rule"]))
         sentences.append(f"{paper} {source}: {', '.join(parts)} (rule: {rules}).")
     return sentences
+
+
+def _short_rule(text: str) -> str:
+    """A rule's name without its parenthesised details (the ledger row has them).
+
+    Examples
+    --------
+    >>> _short_rule("check of our reading, not a replication (why; exact (equal))")
+    'check of our reading, not a replication'
+    """
+    out, depth = [], 0
+    for char in str(text):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth = max(depth - 1, 0)
+        elif depth == 0:
+            out.append(char)
+    return re.sub(r"\s+", " ", "".join(out)).replace(" +", " +").strip()
 
 
 class ChapterLedger:
@@ -313,10 +414,10 @@ def _carried_rows(path: Path) -> list[dict]:
                     raise bad(f"ledger row {index} of cell {number} is not a JSON object")
                 if missing:
                     raise bad(f"ledger row {index} of cell {number} lacks {', '.join(missing)}")
-                if row["outcome"] not in _OUTCOME.values():
+                if row["outcome"] not in _OUTCOMES:
                     raise bad(
                         f"ledger row {index} of cell {number} has outcome "
-                        f"{str(row['outcome'])[:40]!r}, not one of {list(_OUTCOME.values())}"
+                        f"{str(row['outcome'])[:40]!r}, not one of {list(_OUTCOMES)}"
                     )
             rows.extend(found)
     return rows
@@ -372,15 +473,15 @@ def ledger_html(ledger: pd.DataFrame, *, chapter_url: str = "{chapter}.html") ->
     buttons = "".join(
         f'<label><input type="radio" name="fb-outcome" value="{v}"{" checked" if v == "" else ""}>'
         f" {v or 'all'}</label> "
-        for v in ("", "matches", "differs", "no verdict")
+        for v in ("", *_OUTCOMES)
     )
     return (
         '<div class="fairbook-ledger">'
         '<p><input type="search" id="fb-ledger-filter" placeholder="filter: paper, table, '
         'quantity, rule, chapter…" style="width:100%"></p>'
         f'<p>{buttons}<span id="fb-ledger-count"></span></p>'
-        '<p style="font-size:0.85em">Rows are shaded by outcome: green matches, red differs, '
-        "grey no verdict.</p>"
+        '<p style="font-size:0.85em">Rows are shaded by outcome: green matches, amber '
+        "consistent but uninformative, red differs, grey no verdict.</p>"
         '<div style="overflow-x:auto;font-size:0.85em"><table id="fb-ledger" class="dataframe">'
         "<thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead>"
         "<tbody>" + "".join(body) + "</tbody></table></div>"

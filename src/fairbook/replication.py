@@ -20,8 +20,24 @@ is stated once, here, and is the same wherever it is used:
   95 % interval, which the verdict shows;
 * :class:`LogScale` — quantities that span orders of magnitude: the printed value's own
   precision in significant digits, and the difference in decades;
-* :class:`NotComparable` — our number comes from a different experiment than the paper's:
-  shown for context, never a match.
+* :class:`NotComparable` — our number comes from a different experiment than the paper's,
+  or the printed number cannot be computed here (data on request, an input of a worked
+  example): listed with the reason, never a match;
+* :class:`Words` — a share the paper describes in words ("most", "a majority", "some"):
+  ours must satisfy the words (most: above 50 %), whatever its value;
+* :class:`ReadingCheck` — a row whose agreement holds by construction (a number computed
+  from our own reading of the paper, a rule chosen to reproduce a finding): the inner rule's
+  verdict is shown, but it is a check of our reading, never a replicated match.
+
+Every rule states itself in full, with its widenings and tolerances, in :attr:`Rule.text`
+(the ledger's ``rule`` column). No rule passes a value of the wrong sign or direction: a
+median of ours on the other side of 0 than a non-zero printed value fails every
+numerical rule, and a ratio flagged on the other side of 1 is a different flag.
+
+A row that passes may still say little: :attr:`Row.informative` is False when the row's
+interval (or tolerance) is wider than :data:`INFORMATIVE_WIDTH` times the printed value or
+contains 0 while the printed value does not; the ledger then calls the row *consistent but
+uninformative* (``"uninformative"``) instead of a match.
 
 A row may carry several rules (a ratio: its flag *and* its interval); it matches only when
 every rule passes (:attr:`Row.passed`). Rules answer ``True`` (passes), ``False`` (fails) or
@@ -46,16 +62,20 @@ from fairbook.formatting import significant
 
 __all__ = [
     "COLUMNS",
+    "INFORMATIVE_WIDTH",
+    "OUTCOMES",
     "Bound",
     "Exact",
     "Flag",
     "Interval",
     "LogScale",
     "NotComparable",
+    "ReadingCheck",
     "Rounding",
     "Row",
     "STALE",
     "SameSign",
+    "Words",
     "at_recorded_budget",
     "by_budget",
     "float_format",
@@ -79,6 +99,33 @@ _PASSES = {
 #: The columns of every replication table, in order.
 COLUMNS = ("quantity", "paper", "ours", "difference", "verdict", "note")
 
+#: A passing row is *informative* only when its interval (or tolerance window) is at most
+#: this share of the printed value's magnitude wide, and does not contain 0 while the
+#: printed value is non-zero (:attr:`Row.informative`).
+INFORMATIVE_WIDTH = 0.5
+
+#: The ledger's outcomes: passes and informative, passes but uninformative, fails, no verdict.
+OUTCOMES = ("matches", "uninformative", "differs", "no verdict")
+
+
+def _opposite(paper: float, ours: float) -> bool:
+    """Whether ours lies on the other side of 0 than a non-zero printed value."""
+    return paper != 0 and ours != 0 and math.copysign(1, paper) != math.copysign(1, ours)
+
+
+def _window_informative(paper: float, low: float, high: float) -> bool:
+    """Whether the window [low, high] around a printed value says something about it."""
+    if paper == 0:
+        return False
+    if low <= 0 <= high:
+        return False
+    return (high - low) <= INFORMATIVE_WIDTH * abs(paper) + 1e-12
+
+
+def _number(value: float) -> str:
+    """A tolerance in a rule's text: no float noise."""
+    return significant(value, digits=3) if value else "0"
+
 
 def _undefined(paper: float, ours: float) -> str | None:
     paper_nan, ours_nan = math.isnan(paper), math.isnan(ours)
@@ -101,6 +148,10 @@ def passes(verdict: str) -> bool | None:
     """
     if verdict in _PASSES:
         return _PASSES[verdict]
+    if verdict.startswith("check of our reading"):
+        return None  # agreement by construction is not a replication
+    if verdict.startswith("opposite sign"):
+        return False
     words = verdict.split(" ")
     if words[0] in ("matches", "differs"):  # "matches (+0.08 decades)"
         return words[0] == "matches"
@@ -128,6 +179,15 @@ class Exact:
     """
 
     name = "exact"
+
+    @property
+    def text(self) -> str:
+        """The rule in full."""
+        return "exact (equal to 1e-9, relative)"
+
+    def informative(self, paper: float, ours: float, **_) -> bool | None:
+        """An exact equality always says something (None: not a window)."""
+        return None
 
     def judge(self, paper: float, ours: float, **_) -> str:
         """``"matches"``, ``"differs"`` or which side is undefined."""
@@ -160,13 +220,39 @@ class Rounding:
     extra: float = 0.0
     name = "rounding"
 
+    @property
+    def tolerance(self) -> float:
+        """Half a unit in the last printed place plus the extra tolerance."""
+        return 0.5 * 10.0 ** (-self.decimals) + self.extra
+
+    @property
+    def text(self) -> str:
+        """The rule in full, with its tolerance.
+
+        Examples
+        --------
+        >>> Rounding(decimals=3, extra=0.001).text
+        'rounding (|ours − paper| ≤ 0.0005, half a unit at 3 decimals, + extra tolerance 0.001)'
+        """
+        half = _number(0.5 * 10.0 ** (-self.decimals))
+        extra = f", + extra tolerance {_number(self.extra)}" if self.extra else ""
+        return f"rounding (|ours − paper| ≤ {half}, half a unit at {self.decimals} decimals{extra})"
+
+    def informative(self, paper: float, ours: float, **_) -> bool | None:
+        """With an extra tolerance, whether the widened window is informative
+        (:data:`INFORMATIVE_WIDTH`); the printed precision alone is the paper's (None)."""
+        if not self.extra:
+            return None
+        return _window_informative(paper, paper - self.tolerance, paper + self.tolerance)
+
     def judge(self, paper: float, ours: float, **_) -> str:
-        """``"matches"``, ``"differs"`` or which side is undefined."""
+        """``"matches"``, ``"differs"``, ``"opposite sign"`` or which side is undefined."""
         undefined = _undefined(paper, ours)
         if undefined:
             return undefined
-        tolerance = 0.5 * 10.0 ** (-self.decimals) + self.extra + 1e-9
-        return "matches" if abs(ours - paper) <= tolerance else "differs"
+        if _opposite(paper, ours):
+            return "opposite sign"
+        return "matches" if abs(ours - paper) <= self.tolerance + 1e-9 else "differs"
 
 
 @dataclass(frozen=True)
@@ -189,6 +275,18 @@ class LogScale:
     significant: int = 1
     name = "log scale"
 
+    @property
+    def text(self) -> str:
+        """The rule in full."""
+        return (
+            f"log scale (within half a unit of the printed value's {self.significant} "
+            "significant digit(s); same sign)"
+        )
+
+    def informative(self, paper: float, ours: float, **_) -> bool | None:
+        """The printed precision is the paper's (None)."""
+        return None
+
     def judge(self, paper: float, ours: float, **_) -> str:
         """``"matches (…)"``, ``"differs (…)"`` or which side is undefined."""
         undefined = _undefined(paper, ours)
@@ -208,25 +306,47 @@ class Flag:
     """The paper's decision from the value must agree with ours, whatever the values.
 
     A value is flagged (``"unfair"``) when ``|value − pivot| > threshold``; seed 000 flags
-    a ratio F when ``|F − 1| > 0.2``.
+    a ratio F when ``|F − 1| > 0.2``. The flag has a direction: a ratio above the band
+    (``"unfair (> 1.2)"``) says group 0 has more of the measure, one below it the opposite,
+    so a flag on the other side of the pivot is a different verdict.
 
     Examples
     --------
     >>> Flag(pivot=1.0, threshold=0.2).judge(1.15, 1.25)
-    'flag differs: paper fair, ours unfair'
+    'flag differs: paper fair, ours unfair (> 1.2)'
     >>> Flag(pivot=1.0, threshold=0.2).judge(1.25, 3.0)
-    'flag agrees (unfair)'
+    'flag agrees (unfair (> 1.2))'
+    >>> Flag(pivot=1.0, threshold=0.2).judge(151.0, 0.67)
+    'flag differs: paper unfair (> 1.2), ours unfair (< 0.8)'
     """
 
     pivot: float = 1.0
     threshold: float = 0.2
     name = "flag"
 
+    @property
+    def text(self) -> str:
+        """The rule in full."""
+        low, high = _number(self.pivot - self.threshold), _number(self.pivot + self.threshold)
+        return (
+            f"flag (fair within [{low}, {high}]; unfair above {high} and unfair below {low} "
+            "are different flags)"
+        )
+
+    def informative(self, paper: float, ours: float, **_) -> bool | None:
+        """A decision, not a window (None)."""
+        return None
+
     def decide(self, value: float) -> str:
-        """``"unfair"`` beyond the threshold, ``"fair"`` within it, ``"undefined"`` for NaN."""
+        """``"unfair (> …)"`` or ``"unfair (< …)"`` beyond the threshold (the side says
+        which group has more), ``"fair"`` within it, ``"undefined"`` for NaN."""
         if math.isnan(value):
             return "undefined"
-        return "unfair" if abs(value - self.pivot) > self.threshold else "fair"
+        if abs(value - self.pivot) <= self.threshold:
+            return "fair"
+        if value > self.pivot:
+            return f"unfair (> {_number(self.pivot + self.threshold)})"
+        return f"unfair (< {_number(self.pivot - self.threshold)})"
 
     def judge(self, paper: float, ours: float, **_) -> str:
         """``"flag agrees (…)"``, ``"flag differs: …"`` or which side is undefined."""
@@ -252,6 +372,16 @@ class Bound:
 
     kind: str
     name = "bound"
+
+    @property
+    def text(self) -> str:
+        """The rule in full."""
+        side = "ours < paper" if self.kind == "upper" else "ours ≥ paper"
+        return f"{self.kind} bound ({side}, no tolerance)"
+
+    def informative(self, paper: float, ours: float, **_) -> bool | None:
+        """A bound is a side, not a window (None)."""
+        return None
 
     def __post_init__(self):
         if self.kind not in ("upper", "lower"):
@@ -279,6 +409,21 @@ class SameSign:
 
     name = "same sign"
 
+    @property
+    def text(self) -> str:
+        """The rule in full."""
+        return (
+            "same sign (only the direction; a printed ±0 has no sign: no verdict; "
+            "uninformative when our window holds 0)"
+        )
+
+    def informative(self, paper: float, ours: float, *, low=None, high=None, **_) -> bool | None:
+        """With a window of ours (``low``, ``high``: e.g. the seed spread), whether it
+        leaves the sign in no doubt (it does not contain 0); None without one."""
+        if low is None or high is None or math.isnan(low) or math.isnan(high):
+            return None
+        return not (low <= 0 <= high)
+
     def judge(self, paper: float, ours: float, **_) -> str:
         """``"yes"``, ``"no"``, ``"paper ±0"`` or ``"ours undefined"``."""
         if paper == 0:
@@ -300,7 +445,11 @@ class Interval:
     ----------
     decimals : int, default 2
         The printed precision: the interval is widened by half a unit in the last printed
-        place, since the paper's value is itself rounded.
+        place, since the paper's value is itself rounded (the widening is stated in
+        :attr:`text`).
+
+    A median of ours on the other side of 0 than a non-zero printed value fails
+    (``"opposite sign"``) whatever the interval.
 
     Examples
     --------
@@ -310,21 +459,54 @@ class Interval:
     'outside 95 % interval [0.41, 0.55] (10 seeds)'
     >>> Interval().judge(0.7, 0.48, low=None, high=None, n=1)
     'no interval (1 seed)'
+    >>> Interval().judge(0.1, -0.05, low=-0.2, high=0.3, n=10)
+    'opposite sign (median -0.05, paper 0.1)'
     """
 
     decimals: int = 2
     what: str = "seeds"
     name = "interval"
 
+    @property
+    def half_unit(self) -> float:
+        """The widening: half a unit in the last printed place."""
+        return 0.5 * 10.0 ** (-self.decimals)
+
+    @property
+    def text(self) -> str:
+        """The rule in full, with its widening.
+
+        Examples
+        --------
+        >>> print(Interval(decimals=4).text)  # doctest: +NORMALIZE_WHITESPACE
+        interval (paper in our 95 % interval over seeds, widened by ±0.00005, half a unit at
+        4 decimals; same sign as the median)
+        """
+        return (
+            f"interval (paper in our 95 % interval over {self.what}, widened by "
+            f"±{_number(self.half_unit)}, half a unit at {self.decimals} decimals; same sign "
+            "as the median)"
+        )
+
+    def informative(self, paper: float, ours: float, *, low=None, high=None, **_) -> bool | None:
+        """Whether the widened interval is at most :data:`INFORMATIVE_WIDTH` × |paper| wide
+        and does not contain 0 (None without an interval)."""
+        if low is None or high is None or math.isnan(low) or math.isnan(high):
+            return None
+        return _window_informative(paper, low - self.half_unit, high + self.half_unit)
+
     def judge(self, paper: float, ours: float, *, low=None, high=None, n=None, **_) -> str:
-        """``"in …"``, ``"outside …"``, ``"no interval (…)"`` or which side is undefined."""
+        """``"in …"``, ``"outside …"``, ``"opposite sign …"``, ``"no interval (…)"`` or which
+        side is undefined."""
         undefined = _undefined(paper, ours)
         if undefined:
             return undefined
         count = "" if n is None else f" ({n} {self.what[:-1] if n == 1 else self.what})"
         if low is None or high is None or math.isnan(low) or math.isnan(high) or (n or 0) < 2:
             return f"no interval{count}"
-        half_unit = 0.5 * 10.0 ** (-self.decimals)
+        if _opposite(paper, ours):
+            return f"opposite sign (median {_short(ours)}, paper {_short(paper)})"
+        half_unit = self.half_unit
         inside = low - half_unit - 1e-12 <= paper <= high + half_unit + 1e-12
         shown = f"[{_short(low)}, {_short(high)}]"
         return f"{'in' if inside else 'outside'} 95 % interval {shown}{count}"
@@ -343,12 +525,109 @@ class NotComparable:
     reason: str = ""
     name = "not comparable"
 
+    @property
+    def text(self) -> str:
+        """The rule in full, with its reason."""
+        return f"not comparable ({self.reason})" if self.reason else "not comparable"
+
+    def informative(self, paper: float, ours: float, **_) -> bool | None:
+        """Never judged (None)."""
+        return None
+
     def judge(self, paper: float, ours: float, **_) -> str:
         """Always ``"not comparable"``."""
         return "not comparable"
 
 
-Rule = Exact | Rounding | LogScale | Flag | Bound | SameSign | Interval | NotComparable
+_WORDS = {"most": 50.0, "a majority": 50.0, "some": 0.0}
+
+
+@dataclass(frozen=True)
+class Words:
+    """A share (in percent) that the paper describes in words: ours must satisfy them.
+
+    ``"most"`` and ``"a majority"`` hold when ours is above 50 %, ``"some"`` when it is
+    above 0 %; the printed value itself is judged by another rule of the row (an
+    :class:`Interval` over our exact binomial interval, :meth:`Row.from_count`).
+
+    Examples
+    --------
+    >>> Words("most").judge(68.2, 25.0)
+    "'most' (> 50 %) fails"
+    >>> Words("most").judge(68.2, 75.0)
+    "'most' (> 50 %) holds"
+    """
+
+    claim: str
+    name = "words"
+
+    def __post_init__(self):
+        if self.claim not in _WORDS:
+            raise ValueError(f"the paper's words are one of {sorted(_WORDS)}, not {self.claim!r}")
+
+    @property
+    def text(self) -> str:
+        """The rule in full."""
+        return f"the paper's words: '{self.claim}' (ours > {_number(_WORDS[self.claim])} %)"
+
+    def informative(self, paper: float, ours: float, **_) -> bool | None:
+        """Words are a side, not a window (None)."""
+        return None
+
+    def judge(self, paper: float, ours: float, **_) -> str:
+        """``"'<claim>' (> …) holds"``, ``"… fails"`` or ``"ours undefined"``."""
+        if math.isnan(ours):
+            return "ours undefined"
+        above = _WORDS[self.claim]
+        ok = ours > above
+        return f"'{self.claim}' (> {_number(above)} %) {'holds' if ok else 'fails'}"
+
+
+@dataclass(frozen=True)
+class ReadingCheck:
+    """A row whose agreement holds by construction: a check of our reading, not a replication.
+
+    The inner rule's verdict is shown after ``"check of our reading: "``; the row has no
+    verdict in the tallies whatever the inner rule says.
+
+    Examples
+    --------
+    >>> rule = ReadingCheck(Exact(), "the year rule was chosen to reproduce Finding 5")
+    >>> verdict = rule.judge(17, 17)
+    >>> verdict, passes(verdict)
+    ('check of our reading: matches', None)
+    """
+
+    rule: object
+    reason: str
+    name = "check of our reading"
+
+    @property
+    def text(self) -> str:
+        """The rule in full, with the inner rule and why it holds by construction."""
+        return f"check of our reading, not a replication ({self.reason}; {self.rule.text})"
+
+    def informative(self, paper: float, ours: float, **_) -> bool | None:
+        """Never a replicated match (None)."""
+        return None
+
+    def judge(self, paper: float, ours: float, **kwargs) -> str:
+        """``"check of our reading: <inner verdict>"``."""
+        return f"check of our reading: {self.rule.judge(paper, ours, **kwargs)}"
+
+
+Rule = (
+    Exact
+    | Rounding
+    | LogScale
+    | Flag
+    | Bound
+    | SameSign
+    | Interval
+    | NotComparable
+    | Words
+    | ReadingCheck
+)
 
 
 def _short(value: float) -> str:
@@ -387,7 +666,7 @@ class Row:
     >>> row.verdict, row.passed
     ('matches', True)
     >>> Row("F_Alea", 1.18, 1.31, rule=(Flag(), Interval()), low=1.1, high=1.5, n=10).verdict
-    'flag differs: paper fair, ours unfair; in 95 % interval [1.1, 1.5] (10 seeds)'
+    'flag differs: paper fair, ours unfair (> 1.2); in 95 % interval [1.1, 1.5] (10 seeds)'
     """
 
     quantity: str
@@ -468,8 +747,14 @@ class Row:
 
     @property
     def verdict(self) -> str:
-        """The rules' verdicts, joined with ``"; "``."""
-        return "; ".join(self.verdicts)
+        """The rules' verdicts, joined with ``"; "``, and ``"uninformative (…)"`` for a
+        passing row whose window says little (:attr:`informative`)."""
+        text = "; ".join(self.verdicts)
+        if self.informative is False:
+            text += (
+                f"; uninformative (window wider than {INFORMATIVE_WIDTH:g} × |paper| or holding 0)"
+            )
+        return text
 
     @property
     def passed(self) -> bool | None:
@@ -495,6 +780,79 @@ class Row:
     def rule_names(self) -> str:
         """The names of the row's rules, joined with ``" + "``."""
         return " + ".join(r.name for r in self.rules)
+
+    @property
+    def rule_text(self) -> str:
+        """Every rule of the row in full, with its widenings and tolerances, joined with
+        ``" + "`` (the ledger's ``rule`` column).
+
+        Examples
+        --------
+        >>> Row("x", 0.5, 0.5, rule=Rounding(decimals=1)).rule_text
+        'rounding (|ours − paper| ≤ 0.05, half a unit at 1 decimals)'
+        """
+        return " + ".join(r.text for r in self.rules)
+
+    @property
+    def informative(self) -> bool | None:
+        """For a passing row, whether it says something: False when a rule's window (our
+        interval, widened, or a tolerance with an extra term) is wider than
+        :data:`INFORMATIVE_WIDTH` × |paper| or contains 0 while the paper's value does not;
+        None for a row that does not pass.
+
+        Examples
+        --------
+        >>> Row("U", 0.0004, 0.0003, rule=Interval(decimals=4), low=0.0, high=0.001,
+        ...     n=3).informative
+        False
+        >>> Row("ACC", 0.70, 0.69, rule=Interval(), low=0.66, high=0.72, n=10).informative
+        True
+        """
+        if self.passed is not True:
+            return None
+        verdicts = [
+            r.informative(self.paper, self.ours, low=self.low, high=self.high, n=self.n)
+            for r in self.rules
+        ]
+        return not any(v is False for v in verdicts)
+
+    @property
+    def outcome(self) -> str:
+        """One of :data:`OUTCOMES`: ``"matches"`` (passes, informative),
+        ``"uninformative"`` (passes, but see :attr:`informative`), ``"differs"``,
+        ``"no verdict"``."""
+        if self.passed is None:
+            return "no verdict"
+        if self.passed is False:
+            return "differs"
+        return "matches" if self.informative else "uninformative"
+
+    @classmethod
+    def from_count(cls, quantity: str, paper: float, k: int, n: int, **kwargs) -> Row:
+        """A row for a share in percent: ours is ``100 k / n`` with the exact
+        (Clopper–Pearson) 95 % interval of the binomial proportion, and ``n`` trials.
+
+        Examples
+        --------
+        >>> row = Row.from_count("most", 68.2, 3, 4, rule=Words("most"))
+        >>> row.ours, round(row.low, 1), round(row.high, 1), row.n
+        (75.0, 19.4, 99.4, 4)
+        """
+        from scipy.stats import binomtest
+
+        k, n = int(k), int(n)
+        if n <= 0:
+            return cls(quantity, paper, math.nan, n=0, **kwargs)
+        interval = binomtest(k, n).proportion_ci(confidence_level=0.95, method="exact")
+        return cls(
+            quantity,
+            paper,
+            100.0 * k / n,
+            low=100.0 * interval.low,
+            high=100.0 * interval.high,
+            n=n,
+            **kwargs,
+        )
 
 
 def verdict(paper: float, ours: float, *, decimals: int = 2, extra: float = 0.0) -> str:

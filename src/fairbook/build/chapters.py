@@ -789,13 +789,20 @@ def _stamp_footer(config_path: Path) -> None:
 REFERENCE_TIMINGS = Path("tests") / "notebooks" / "reference" / "timings-fast.json"
 
 #: The files the ledger page (book/ledger.md) includes with ``{raw} html :file:``.
-LEDGER_FRAGMENTS = ("_ledger_tallies.html", "_ledger_tables.html", "_ledger_rows.html")
+LEDGER_FRAGMENTS = (
+    "_ledger_tallies.html",
+    "_ledger_tables.html",
+    "_ledger_accounting.html",
+    "_ledger_rows.html",
+)
 
 
 def write_ledger_fragments(executed: str | os.PathLike[str], folder: str | os.PathLike[str]):
-    """Write the ledger page's three HTML fragments from the executed chapters' rows:
-    tallies per paper, tallies per paper table, and every row with a filter."""
-    from fairbook.ledger import ledger_frame, ledger_html, read_executed, tallies
+    """Write the ledger page's four HTML fragments from the executed chapters' rows:
+    tallies per paper, tallies per paper table, each replicated table's printed numbers
+    against its rows (:func:`fairbook.ledger.table_accounting`), and every row with a
+    filter."""
+    from fairbook.ledger import ledger_frame, ledger_html, read_executed, table_accounting, tallies
 
     executed = Path(executed)
     ledger = read_executed(executed) if executed.is_dir() else ledger_frame([])
@@ -807,13 +814,16 @@ def write_ledger_fragments(executed: str | os.PathLike[str], folder: str | os.Pa
     )
     if ledger.empty:
         empty = "<p><em>No executed chapter carries ledger rows in this build.</em></p>"
-        parts = (empty, empty, empty)
+        parts = (empty,) * len(LEDGER_FRAGMENTS)
     else:
         by_paper = tallies(ledger, by=("paper", "budget"))
         by_table = tallies(ledger, by=("paper", "source", "budget"))
+        accounting = table_accounting(ledger)
+        accounting["accounted"] = accounting["accounted"].map({True: "yes", False: "no"})
         parts = (
             by_paper.to_html(classes="dataframe") + note,
             by_table.to_html(classes="dataframe"),
+            accounting.to_html(classes="dataframe"),
             ledger_html(ledger, chapter_url="../notebooks/{chapter}.html"),
         )
     for name, text in zip(LEDGER_FRAGMENTS, parts, strict=True):

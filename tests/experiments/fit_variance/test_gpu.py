@@ -30,7 +30,9 @@ def test_without_cuda_a_unit_refuses_in_one_line(monkeypatch, capsys, tmp_path):
         )
     assert exit_.value.code == 2
     err = capsys.readouterr().err
-    assert "has none" in err and "Traceback" not in err
+    # refused before any unit starts (fairbook.devices), in one line
+    assert "device cuda is not available" in err and "Traceback" not in err
+    assert err.count("\n") == 1
 
 
 def test_the_chapter_says_nothing_is_recorded_yet_and_summarises_a_recording():

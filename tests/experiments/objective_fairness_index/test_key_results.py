@@ -90,12 +90,16 @@ def test_adult_group_must_exist(properties):
 
 def test_tally_counts_the_ledger_rows(properties):
     sentence = _findings(properties)[4]
-    # Tables 3.1 (6 rows, DI of B undefined on both sides) and 3.3 (6), Table 3.2
-    # (12 metrics × 6 properties, all agree), Fig. 3.2 (share 2/3 against the paper's 1:
-    # differs), Fig. 3.3 (3 shares on the stand-in: not comparable)
+    # every printed number once (fairbook.papers.printed): Table 3.1 prints 54 (29 judged,
+    # all agree; 25 are the worked examples' inputs or DI of B, undefined on both sides),
+    # Table 3.2 72 (12 metrics × 6 properties, all agree), Table 3.3 25 (6 judged, agree;
+    # 19 inputs), Fig. 3.2 one share (2/3 against the paper's 1: differs), Fig. 3.3 three
+    # shares on the stand-in (not comparable): 155 = 54 + 72 + 25 + 1 + 3
     assert sentence == (
-        "Of the 88 paper numbers this chapter compares, 83 replicate, 1 differs and 4 "
-        "cannot be judged (undefined on both sides, or computed on the stand-in)."
+        "Of the 155 numbers the paper prints in the tables and figures this chapter "
+        "replicates, 107 replicate, 1 differs and 47 cannot be judged (undefined on both "
+        "sides, computed on the stand-in, or the inputs of the paper's worked examples and "
+        "data we do not have)."
     )
     sentence = _findings(properties, _counts(c_tp=15))[4]
-    assert "84 replicate, 0 differ and 4" in sentence
+    assert "108 replicate, 0 differ and 47" in sentence

@@ -11,8 +11,17 @@ from fairbook.replication import Rounding
 
 
 def test_tables_3_1_and_3_3_replicate():
-    assert set(ofi.table_3_1_replication().verdict) == {"matches", "both undefined"}
-    assert set(ofi.table_3_3_replication().verdict) == {"matches"}
+    t31, t33 = ofi.table_3_1_replication(), ofi.table_3_3_replication()
+    assert set(t31.verdict) == {"matches", "both undefined", "not comparable"}
+    assert set(t33.verdict) == {"matches", "not comparable"}
+    # every printed number once (seed 003 Table 3.1: 6 group rows × 8 columns + OFI and DI
+    # of 3 scenarios; Table 3.3: 16 counts, 6 scores, 3 thresholds)
+    assert (len(t31), len(t33)) == (54, 25)
+    # the inputs of the worked examples are listed, never judged
+    inputs = t31[t31["quantity"].str.match(r"^(TP|FN|FP|TN),")]
+    assert len(inputs) == 24 and (inputs["verdict"] == "not comparable").all()
+    b = t31.set_index("quantity").loc["B, group j, scenario α"]
+    assert b["paper"] == pytest.approx(-7 / 19) and b["verdict"] == "matches"
 
 
 def test_rows_are_typed_with_their_source():
@@ -22,7 +31,8 @@ def test_rows_are_typed_with_their_source():
     ):
         rows = table.attrs["rows"]
         assert {r.source for r in rows} == {source}
-        assert {r.rule for r in rows} == {Rounding()}
+        scores = [r for r in rows if r.quantity.startswith(("OFI,", "DI,", "TE,", "DCA,"))]
+        assert {r.rule for r in scores} == {Rounding()}
 
 
 def test_property_replication_agrees_with_the_paper():

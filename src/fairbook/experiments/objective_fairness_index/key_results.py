@@ -117,14 +117,17 @@ def _adult(adult: Mapping[str, pd.DataFrame], group: str) -> str:
 
 def _tally(tables) -> str:
     rows = [row for table in tables for row in table.attrs["rows"]]
-    matches = sum(row.passed is True for row in rows)
-    differs = sum(row.passed is False for row in rows)
-    unjudged = len(rows) - matches - differs
+    outcomes = [row.outcome for row in rows]
+    matches, loose = outcomes.count("matches"), outcomes.count("uninformative")
+    differs = outcomes.count("differs")
+    unjudged = outcomes.count("no verdict")
     differ = "differs" if differs == 1 else "differ"
+    loose_text = f", {loose} agree but uninformatively" if loose else ""
     return (
-        f"Of the {len(rows)} paper numbers this chapter compares, {matches} replicate, "
-        f"{differs} {differ} and {unjudged} cannot be judged (undefined on both sides, or "
-        "computed on the stand-in)."
+        f"Of the {len(rows)} numbers the paper prints in the tables and figures this chapter "
+        f"replicates, {matches} replicate{loose_text}, {differs} {differ} and {unjudged} "
+        "cannot be judged (undefined on both sides, computed on the stand-in, or the inputs "
+        "of the paper's worked examples and data we do not have)."
     )
 
 

@@ -17,12 +17,14 @@ property, shown as ``ours (paper's)`` — since its cells are yes/no properties,
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pandas as pd
 
 from fairbook.metrics import compare
 from fairbook.metrics.properties import PROPERTIES, property_table
-from fairbook.papers import seed003
+from fairbook.papers import addenda, seed003
 from fairbook.replication import Exact, NotComparable, Row, replication_table
 
 from .results import direction_agreement, favour_counts
@@ -42,11 +44,16 @@ __all__ = [
 #: the chapter runs the same models on Adult instead, so its shares are shown, not judged.
 _STAND_IN = NotComparable("Adult stands in for Folktables, which is not available offline")
 
+#: The printed confusion counts of a worked example: its input, listed but never judged.
+_INPUT = NotComparable("an input of the worked example (ours computes from it)")
+
 #: Every printed constant of seed 003 this chapter uses, and where the ledger lists it.
 PAPER_SOURCES = {
     "seed003.TABLE_3_1": "seed 003 Table 3.1",
     "seed003.TABLE_3_1_LAW": "not in ledger: the paper's reading of Table 3.1, shown as text",
     "seed003.TABLE_3_3": "seed 003 Table 3.3",
+    "addenda.SEED003_TABLE_3_1_COLUMNS": "seed 003 Table 3.1",
+    "addenda.SEED003_TABLE_3_3_THRESHOLDS": "seed 003 Table 3.3",
     "seed003.FIG_3_3_NB_PACIFIC_ISLANDER": "seed 003 Fig. 3.3",
 }
 
@@ -56,11 +63,39 @@ def table_3_1_replication() -> pd.DataFrame:
 
     Examples
     --------
-    >>> set(table_3_1_replication().verdict) <= {"matches", "both undefined"}
+    >>> set(table_3_1_replication().verdict) <= {"matches", "both undefined", "not comparable"}
     True
+    >>> len(table_3_1_replication())
+    54
     """
     rows = []
     for scenario, (cm_i, cm_j, ofi, di) in seed003.TABLE_3_1.items():
+        for group, cm in (("i", cm_i), ("j", cm_j)):
+            for cell, count in zip(("TP", "FN", "FP", "TN"), cm, strict=True):
+                rows.append(
+                    Row(
+                        f"{cell}, group {group}, scenario {scenario}",
+                        count,
+                        count,
+                        rule=_INPUT,
+                        source="seed 003 Table 3.1",
+                    )
+                )
+            tp, fn, fp, tn = cm
+            n = tp + fn + fp + tn
+            ours = {"n": n, "b": (tp + fp) / n, "E[b]": (tp + fn) / n, "B": (fp - fn) / n}
+            printed = addenda.SEED003_TABLE_3_1_COLUMNS[(group, scenario)]
+            for (name, value), text in zip(ours.items(), printed, strict=True):
+                rows.append(
+                    Row(
+                        f"{name}, group {group}, scenario {scenario}",
+                        float(Fraction(text)),
+                        value,
+                        rule=Exact(),
+                        note=f"printed {text}",
+                        source="seed 003 Table 3.1",
+                    )
+                )
         rows.append(
             Row(
                 f"OFI, scenario {scenario}",
@@ -88,10 +123,21 @@ def table_3_3_replication() -> pd.DataFrame:
     Examples
     --------
     >>> len(table_3_3_replication())
-    6
+    25
     """
     rows = []
     for scenario, (cm_i, cm_j, te, dca, ofi) in seed003.TABLE_3_3.items():
+        for group, cm in (("i", cm_i), ("j", cm_j)):
+            for cell, count in zip(("TP", "FN", "FP", "TN"), cm, strict=True):
+                rows.append(
+                    Row(
+                        f"{cell}, group {group}, scenario {scenario}",
+                        count,
+                        count,
+                        rule=_INPUT,
+                        source="seed 003 Table 3.3",
+                    )
+                )
         for name, printed in (("TE", te), ("DCA", dca), ("OFI", ofi)):
             rows.append(
                 Row(
@@ -101,6 +147,16 @@ def table_3_3_replication() -> pd.DataFrame:
                     source="seed 003 Table 3.3",
                 )
             )
+    for name, zero in addenda.SEED003_TABLE_3_3_THRESHOLDS.items():
+        rows.append(
+            Row(
+                f"{name} threshold",
+                zero,
+                zero,
+                rule=NotComparable("a threshold that defines the metric's direction"),
+                source="seed 003 Table 3.3",
+            )
+        )
     return replication_table(rows)
 
 

@@ -48,6 +48,7 @@ from .replication import (
     decisive_table_5_2,
     ptn_recording,
     recorded_table_5_2,
+    table_5_2_microclimate,
     table_5_2_replication,
 )
 from .results import (
@@ -169,6 +170,7 @@ __all__ = [
     "space_table",
     "stage_costs",
     "summary_markdown",
+    "table_5_2_microclimate",
     "table_5_2_replication",
     "tide_epochs_per_cycle",
     "training_curves_plot",

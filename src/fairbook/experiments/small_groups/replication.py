@@ -84,7 +84,10 @@ __all__ = [
 
 #: The ledger source of ProPublica's printed rates: the matrices seed 003 Sec. 4.6.2 cites
 #: ("the confusion matrices reported in ProPublica"), identified by their error rates.
-PROPUBLICA_SOURCE = "seed 003 Sec. 4.6.2 (ProPublica's rates, Larson et al. 2016)"
+#: ProPublica's rates and counts are Larson et al.'s (their "Compas Analysis"), not printed
+#: in seed 003: the ledger lists them under their own source, as the check that identifies
+#: the matrices seed 003 Sec. 4.6.2 uses.
+PROPUBLICA_SOURCE = "Larson et al. 2016 Compas Analysis (the matrices of seed 003 Sec. 4.6.2)"
 
 _CPS_SOURCE = "seed 003 Sec. 4.6.2 (Figs. 4.4–4.6)"
 

@@ -7,13 +7,15 @@ import re
 import numpy as np
 import pandas as pd
 
-from fairbook.papers import seed000
+from fairbook.formatting import significant
+from fairbook.papers import addenda, seed000
 from fairbook.recordings import Recording, load
 from fairbook.replication import (
     Exact,
     Flag,
     Interval,
     NotComparable,
+    Rounding,
     Row,
     at_recorded_budget,
     by_budget,
@@ -41,6 +43,8 @@ __all__ = [
     "budget_table",
     "common_seeds",
     "compas_replication",
+    "interval_width_sentence",
+    "interval_widths",
     "paper_consistency",
     "pattern_summary",
     "recorded_replication",
@@ -72,10 +76,12 @@ PAPER_SOURCES = {
     "seed000.TABLE_3_GROUPS": "seed 000 Tables 2-3",
     "seed000.TABLE_3_RATIOS": "seed 000 Tables 2-3",
     "seed000.TABLE_4": "seed 000 Table 4",
+    "addenda.SEED000_TABLE_4_PERCENT": "seed 000 Table 4",
     "seed000.TABLE_5_GROUPS": "seed 000 Table 5",
     "seed000.TABLE_5_RATIOS": "seed 000 Table 5",
     "seed000.TABLE_5_F_SAMPLE_SIZE_CORRECTED": "seed 000 Table 5",
     "seed000.TABLE_7": "seed 000 Table 7",
+    "seed000.TABLE_7_SAMPLE_SIZES": "seed 000 Table 7",
     "seed000.FLAG_THRESHOLD": "not in ledger: the fair/unfair threshold the Flag rule uses",
     "seed000.SETTINGS": "not in ledger: the paper's training settings, used to train",
 }
@@ -107,6 +113,30 @@ def _row(quantity, paper, samples, kind, *, source, note="", decimals=2):
         else interval
     )
     return Row.from_samples(quantity, paper, samples, rule=rule, note=note, source=source)
+
+
+#: The paper's F_EOdd (Eq. 25) does not say which y. The reading judged, fixed from the
+#: paper alone before looking at our numbers: y = 0, the FPR ratio. At y = 1 Eq. 25 is the
+#: TPR ratio, which is F_EOpp as the tables print it, and the paper prints F_EOdd ≠ F_EOpp
+#: in every table, so its F_EOdd cannot be the y = 1 ratio. Ours at y = 1 is in the note.
+F_EODD_READING = "F_EOdd_y0"
+
+
+def _eodd_note(samples_y1) -> str:
+    """The note of an F_EOdd row: the reading judged and ours at the other reading."""
+    values = np.asarray(samples_y1, dtype=float).ravel()
+    values = values[np.isfinite(values)]
+    other = f"{np.median(values):.3g}" if values.size else "undefined"
+    return (
+        "the paper's F_EOdd does not say which y (Eq. 25): judged as y = 0 (FPR ratio), "
+        "the reading fixed before ours was seen (y = 1 is F_EOpp itself, and the paper "
+        f"prints F_EOdd ≠ F_EOpp); ours at y = 1: {other}"
+    )
+
+
+def _ratio_keys(measure: str) -> str:
+    """The column of ours that answers a printed ratio (F_EOdd: :data:`F_EODD_READING`)."""
+    return F_EODD_READING if measure == "F_EOdd" else measure
 
 
 _INTERVAL_VERDICT = re.compile(r"^(in|outside) 95 % interval \[[^\]]*\](?: \(\d+ \w+\))?$")
@@ -195,17 +225,18 @@ def table_1_replication(results: dict) -> pd.DataFrame:
                     )
                 )
         for m, printed in paper["ratios"].items():
-            keys = ("F_EOdd_y0", "F_EOdd_y1") if m == "F_EOdd" else (m,)
-            for key in keys:
-                rows.append(
-                    _row(
-                        f"{sd} {key}",
-                        printed,
-                        frame[(key, "ratio")],
-                        "ratio",
-                        source="seed 000 Table 1",
-                    )
+            key = _ratio_keys(m)
+            note = _eodd_note(frame[("F_EOdd_y1", "ratio")]) if m == "F_EOdd" else ""
+            rows.append(
+                _row(
+                    f"{sd} {m}",
+                    printed,
+                    frame[(key, "ratio")],
+                    "ratio",
+                    note=note,
+                    source="seed 000 Table 1",
                 )
+            )
     return _with_interval_columns(rows)
 
 
@@ -334,17 +365,17 @@ def _real_replication(runs, paper_groups, paper_ratios, *, full_counts, source) 
     for attribute, printed in paper_ratios.items():
         g0, g1 = printed["pair"]
         for m in ("F_SP", "F_EOpp", "F_EOdd", "F_EAcc", "F_Epis", "F_Alea", "F_Pred"):
-            keys = ("F_EOdd_y0", "F_EOdd_y1") if m == "F_EOdd" else (m,)
-            for key in keys:
-                rows.append(
-                    _row(
-                        f"{attribute} ({g0}/{g1}) {key}",
-                        printed[m],
-                        values[(key, attribute)],
-                        "ratio",
-                        source=source,
-                    )
+            note = _eodd_note(values[("F_EOdd_y1", attribute)]) if m == "F_EOdd" else ""
+            rows.append(
+                _row(
+                    f"{attribute} ({g0}/{g1}) {m}",
+                    printed[m],
+                    values[(_ratio_keys(m), attribute)],
+                    "ratio",
+                    note=note,
+                    source=source,
                 )
+            )
     return _with_interval_columns(rows)
 
 
@@ -401,6 +432,16 @@ def table_7_replication() -> pd.DataFrame:
     reason = NotComparable("D-Vlog is available only on request; the chapter runs a stand-in")
     rows = []
     for modality, entry in seed000.TABLE_7.items():
+        for group, size in seed000.TABLE_7_SAMPLE_SIZES.items():
+            rows.append(
+                Row(
+                    f"{modality} sample size {group}",
+                    size,
+                    float("nan"),
+                    rule=reason,
+                    source="seed 000 Table 7",
+                )
+            )
         for group, values in entry["groups"].items():
             for measure, printed in values.items():
                 rows.append(
@@ -436,13 +477,26 @@ def table_4_replication() -> pd.DataFrame:
         for attribute in ("race", "sex"):
             counts = data.group_counts(attribute, part=part)
             for label in ("B", "W") if attribute == "race" else ("F", "M"):
+                printed = seed000.TABLE_4[name][label]
                 for y in (0, 1):
                     rows.append(
                         _row(
                             f"{name} {label} Y={y}",
-                            seed000.TABLE_4[name][label][y],
+                            printed[y],
                             counts.loc[label, y],
                             "count",
+                            source="seed 000 Table 4",
+                        )
+                    )
+                total = float(counts.loc[label, 0] + counts.loc[label, 1])
+                for y in (0, 1):
+                    rows.append(
+                        Row(
+                            f"{name} {label} Y={y} (% of group)",
+                            addenda.SEED000_TABLE_4_PERCENT[name][label][y],
+                            100.0 * float(counts.loc[label, y]) / total,
+                            rule=Rounding(decimals=0),
+                            note="our loader's counts as a share of the group",
                             source="seed 000 Table 4",
                         )
                     )
@@ -525,7 +579,8 @@ def verdict_summary(tables: dict) -> pd.DataFrame:
             {
                 "table": title,
                 "rows": len(judged),
-                "matches": sum(r.passed is True for r in judged),
+                "matches": sum(r.outcome == "matches" for r in judged),
+                "uninformative": sum(r.outcome == "uninformative" for r in judged),
                 "differ": sum(r.passed is False for r in judged),
                 "no verdict": sum(r.passed is None for r in judged),
                 "ratio rows": len(ratio_rows),
@@ -693,9 +748,8 @@ def _claim_specs() -> list:
     specs = []
     for sd, paper in seed000.TABLE_1.items():
         for m, printed in paper["ratios"].items():
-            for key in ("F_EOdd_y0", "F_EOdd_y1") if m == "F_EOdd" else (m,):
-                claim = f"{sd} {key} is {_FLAG.decide(printed)}"
-                specs.append(("Table 1", claim, sd, (key, "ratio"), printed))
+            claim = f"{sd} {m} is {_FLAG.decide(printed)}"
+            specs.append(("Table 1", claim, sd, (_ratio_keys(m), "ratio"), printed))
     for source, dataset, ratios in (
         ("Tables 2-3", "COMPAS", seed000.TABLE_3_RATIOS),
         ("Table 5", "Adult", seed000.TABLE_5_RATIOS),
@@ -703,9 +757,9 @@ def _claim_specs() -> list:
         for attribute, printed in ratios.items():
             g0, g1 = printed["pair"]
             for m in ("F_SP", "F_EOpp", "F_EOdd", "F_EAcc", "F_Epis", "F_Alea", "F_Pred"):
-                for key in ("F_EOdd_y0", "F_EOdd_y1") if m == "F_EOdd" else (m,):
-                    claim = f"{attribute} ({g0}/{g1}) {key} is {_FLAG.decide(printed[m])}"
-                    specs.append((source, claim, dataset, (key, attribute), printed[m]))
+                claim = f"{attribute} ({g0}/{g1}) {m} is {_FLAG.decide(printed[m])}"
+                key = (_ratio_keys(m), attribute)
+                specs.append((source, claim, dataset, key, printed[m]))
     return specs
 
 
@@ -816,6 +870,93 @@ def budget_table(tables: dict) -> pd.DataFrame:
                 )
             )
     return frame
+
+
+def interval_widths(recorded: dict, build: dict) -> dict:
+    """How the 95 % intervals of the same rows compare between two budgets (e.g. the
+    recorded ten seeds and this build's three), read from the tables' rows.
+
+    Parameters
+    ----------
+    recorded, build : dict
+        Title → replication table (:func:`recorded_replication`, :func:`study_tables`).
+
+    Returns
+    -------
+    dict
+        ``pairs`` (rows with an interval at both budgets), ``wider`` (of those, wider at
+        ``recorded``), ``median ratio`` (recorded width / build width, over pairs with a
+        non-zero build width; NaN if none), ``moved to match`` (rows that differ in
+        ``build`` and pass in ``recorded``) and ``moved by widening`` (of those, whose
+        interval is wider at ``recorded``).
+
+    Examples
+    --------
+    >>> a = _with_interval_columns([_row("x", 1.0, [0.5, 1.0, 1.5, 2.0], "rate", source="s")])
+    >>> b = _with_interval_columns([_row("x", 1.0, [1.2, 1.3, 1.4], "rate", source="s")])
+    >>> widths = interval_widths({"T": a}, {"T": b})
+    >>> widths["pairs"], widths["wider"], widths["moved to match"], widths["moved by widening"]
+    (1, 1, 1, 1)
+    """
+    ratios, wider, moved, widened, pairs = [], 0, 0, 0, 0
+    for title, table in recorded.items():
+        other = {r.quantity: r for r in build.get(title, replication_table([])).attrs["rows"]}
+        for row in table.attrs["rows"]:
+            mate = other.get(row.quantity)
+            if mate is None or None in (row.low, row.high, mate.low, mate.high):
+                continue
+            pairs += 1
+            width, base = row.high - row.low, mate.high - mate.low
+            is_wider = width > base
+            wider += is_wider
+            if base > 0:
+                ratios.append(width / base)
+            if mate.passed is False and row.passed is True:
+                moved += 1
+                widened += is_wider
+    return {
+        "pairs": pairs,
+        "wider": wider,
+        "median ratio": float(np.median(ratios)) if ratios else float("nan"),
+        "moved to match": moved,
+        "moved by widening": widened,
+    }
+
+
+def interval_width_sentence(recorded: dict, build: dict, *, build_label: str) -> str:
+    """:func:`interval_widths` in one plain sentence, for the chapter's budget comparison.
+
+    Examples
+    --------
+    >>> a = _with_interval_columns([_row("x", 1.0, [0.5, 1.0, 1.5, 2.0], "rate", source="s")])
+    >>> b = _with_interval_columns([_row("x", 1.0, [1.2, 1.3, 1.4], "rate", source="s")])
+    >>> text = interval_width_sentence({"T": a}, {"T": b}, build_label="fast")
+    >>> text.startswith("Of the 1 rows with a 95 % interval at both budgets, 1 has a wider")
+    True
+    >>> text.endswith("1 row differs in this build and passes in the recorded run; 1 of them "
+    ...               "moves because its interval widened.")
+    True
+    """
+    w = interval_widths(recorded, build)
+    if w["pairs"] == 0:
+        return "No row has a 95 % interval at both budgets (nothing recorded for this setting)."
+    has = "has" if w["wider"] == 1 else "have"
+    ratio = w["median ratio"]
+    text = (
+        f"Of the {w['pairs']} rows with a 95 % interval at both budgets, {w['wider']} {has} "
+        f"a wider interval in the recorded run than in this build ({build_label})"
+    )
+    if not np.isnan(ratio):
+        text += f"; the median ratio of widths is {significant(ratio, digits=2)}"
+    moved = w["moved to match"]
+    row = "row differs" if moved == 1 else "rows differ"
+    text += (
+        f". {moved} {row} in this build and {'passes' if moved == 1 else 'pass'} in the "
+        f"recorded run; {w['moved by widening']} of them "
+        f"{'moves' if w['moved by widening'] == 1 else 'move'} because "
+        f"{'its interval' if w['moved by widening'] == 1 else 'their intervals'} widened."
+    )
+    return text
 
 
 def recorded_replication(recording: Recording, *, cell: str = "chapter") -> dict:

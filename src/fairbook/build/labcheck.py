@@ -270,6 +270,18 @@ def _run_all(page, timeout: float) -> None:
     page.wait_for_function(_ALL_DONE, timeout=timeout * 1000)
 
 
+def _ran_all(page, result: Result, *, started: float, timeout: float) -> bool:
+    """Run All, timed into ``result.seconds["run all"]``; False (with the problem) if it
+    did not finish within ``timeout`` seconds."""
+    try:
+        _run_all(page, timeout)
+    except Exception as exc:
+        result.problems.append(f"Run All did not finish within {timeout:.0f} s ({exc})")
+        return False
+    result.seconds["run all"] = round(time.monotonic() - started, 2)
+    return True
+
+
 def _area_with(page, selector: str):
     areas = page.locator(f"{NOTEBOOK} .jp-Cell-outputArea", has=page.locator(selector))
     if areas.count() == 0:
@@ -379,12 +391,8 @@ def _check_chapter(
     page.wait_for_timeout(1500)  # the kernel connects
     status = _git_status(root)
     started = time.monotonic()
-    try:
-        _run_all(page, timeout)
-    except Exception as exc:
-        result.problems.append(f"Run All did not finish within {timeout:.0f} s ({exc})")
+    if not _ran_all(page, result, started=started, timeout=timeout):
         return result
-    result.seconds["run all"] = round(time.monotonic() - started, 2)
     page.wait_for_timeout(1000)  # the last outputs draw
     for text in page.evaluate(_ERROR_OUTPUTS):
         result.problems.append(f"error output: {text!r}")
@@ -431,12 +439,8 @@ def _check_assignment(page, base: str, shots: Path, timeout: float) -> Result:
     started = time.monotonic()
     _open(page, f"{base}/lab/tree/{ASSIGNMENT}")
     page.wait_for_timeout(1500)
-    try:
-        _run_all(page, timeout)
-    except Exception as exc:
-        result.problems.append(f"Run All did not finish within {timeout:.0f} s ({exc})")
+    if not _ran_all(page, result, started=started, timeout=timeout):
         return result
-    result.seconds["run all"] = round(time.monotonic() - started, 2)
     check = page.locator(f"{NOTEBOOK} .jp-CodeCell", has_text=f'grader.check("{key.question}")')
     before = check.first.locator(".jp-Cell-outputArea").inner_text()
     if f"{key.question} passed" in before or key.question not in before:

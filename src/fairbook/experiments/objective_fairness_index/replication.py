@@ -58,6 +58,15 @@ PAPER_SOURCES = {
 }
 
 
+def _input_rows(cm, *, group: str, scenario: str, source: str) -> list[Row]:
+    """The printed matrix of one group of a worked example: four rows, never judged (the
+    example's input), so that every printed number has its row."""
+    return [
+        Row(f"{cell}, group {group}, scenario {scenario}", count, count, rule=_INPUT, source=source)
+        for cell, count in zip(("TP", "FN", "FP", "TN"), cm, strict=True)
+    ]
+
+
 def table_3_1_replication() -> pd.DataFrame:
     """Seed 003 Table 3.1 recomputed: OFI and DI per scenario, paper vs ours.
 
@@ -71,16 +80,7 @@ def table_3_1_replication() -> pd.DataFrame:
     rows = []
     for scenario, (cm_i, cm_j, ofi, di) in seed003.TABLE_3_1.items():
         for group, cm in (("i", cm_i), ("j", cm_j)):
-            for cell, count in zip(("TP", "FN", "FP", "TN"), cm, strict=True):
-                rows.append(
-                    Row(
-                        f"{cell}, group {group}, scenario {scenario}",
-                        count,
-                        count,
-                        rule=_INPUT,
-                        source="seed 003 Table 3.1",
-                    )
-                )
+            rows += _input_rows(cm, group=group, scenario=scenario, source="seed 003 Table 3.1")
             tp, fn, fp, tn = cm
             n = tp + fn + fp + tn
             ours = {"n": n, "b": (tp + fp) / n, "E[b]": (tp + fn) / n, "B": (fp - fn) / n}
@@ -128,16 +128,7 @@ def table_3_3_replication() -> pd.DataFrame:
     rows = []
     for scenario, (cm_i, cm_j, te, dca, ofi) in seed003.TABLE_3_3.items():
         for group, cm in (("i", cm_i), ("j", cm_j)):
-            for cell, count in zip(("TP", "FN", "FP", "TN"), cm, strict=True):
-                rows.append(
-                    Row(
-                        f"{cell}, group {group}, scenario {scenario}",
-                        count,
-                        count,
-                        rule=_INPUT,
-                        source="seed 003 Table 3.3",
-                    )
-                )
+            rows += _input_rows(cm, group=group, scenario=scenario, source="seed 003 Table 3.3")
         for name, printed in (("TE", te), ("DCA", dca), ("OFI", ofi)):
             rows.append(
                 Row(

@@ -190,6 +190,10 @@ def install(shell=None) -> bool:
     html.for_type(pd.DataFrame, lambda obj: fixed_point(clean(obj))._repr_html_())
     # a table's text is never cut ("outside 95 % interval [0..."): long text wraps instead
     pd.set_option("display.max_colwidth", None)
+    # nor its rows: pandas shows 10 rows of a table longer than 60 with a "..." row between;
+    # the book's longest tables (a paper table's every printed number, e.g. seed 004's
+    # Table 4 with 108) are shown whole, in their folded evidence sections
+    pd.set_option("display.max_rows", 500)
     return True
 
 

@@ -183,7 +183,7 @@ class Exact:
     @property
     def text(self) -> str:
         """The rule in full."""
-        return "exact (equal to 1e-9, relative)"
+        return "exact (equal to one part in 10⁹)"
 
     def informative(self, paper: float, ours: float, **_) -> bool | None:
         """An exact equality always says something (None: not a window)."""

@@ -264,7 +264,17 @@ def _defaults(chapter: Chapter) -> dict:
     return values
 
 
+#: the open notebook's kernel has started and is idle (the toolbar's execution indicator)
+_KERNEL_IDLE = (
+    "() => document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) "
+    ".jp-Notebook-ExecutionIndicator')?.getAttribute('data-status') === 'idle'"
+)
+
+
 def _run_all(page, timeout: float) -> None:
+    # Run All before the session has its kernel runs nothing ("Session has no kernel"): the
+    # first kernel of a fresh clone can take longer to start than any fixed pause
+    page.wait_for_function(_KERNEL_IDLE, timeout=timeout * 1000)
     page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
     page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
     page.wait_for_function(_ALL_DONE, timeout=timeout * 1000)

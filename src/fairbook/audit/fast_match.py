@@ -42,13 +42,11 @@ _BLOCK = 2_000_000  # (group, m) cells evaluated at once, as in fairbook.stats.m
 
 
 def _family(metric: str) -> str:
-    if metric in BINOMIAL_CELLS:
-        return "binomial"
-    if metric in JRM_CELLS:
-        return "joint ratio"
-    if metric == "B":
-        return "marginal benefit"
-    raise ValueError(f"metric {metric!r} has no exact MATCH law")
+    """:mod:`fairbook.stats.match`'s family of ``metric``; one without an exact law is an error."""
+    family = match._family(metric)
+    if family == "other":
+        raise ValueError(f"metric {metric!r} has no exact MATCH law")
+    return family
 
 
 def _scores(metric: str, counts: np.ndarray, n: np.ndarray) -> np.ndarray:

@@ -49,6 +49,7 @@ import pandas as pd
 from fairbook.metrics import BIAS_REPORT_METRICS
 
 from .comparisons import COMPARISON_COLUMNS
+from .stability import STABILITY_COLUMNS
 
 __all__ = ["COLUMNS", "GROUP_RATES", "JSON_SCHEMA", "SCHEMA", "TABLES", "AuditReport"]
 
@@ -156,19 +157,12 @@ COLUMNS: dict[str, dict[str, str]] = {
         **_GROUP,
         "metric": "s",
         "runs": "i",
+        # the numeric columns of the stability table, between "runs" and "flips"
         **{
             c: "n"
-            for c in (
-                "score_mean",
-                "score_maxdiff",
-                "score_stdev",
-                "gap_maxdiff",
-                "gap_stdev",
-                "share_survives",
-                "share_ratio_unfair",
-                "flip_rate_survives",
-                "flip_rate_ratio_unfair",
-            )
+            for c in STABILITY_COLUMNS[
+                STABILITY_COLUMNS.index("runs") + 1 : STABILITY_COLUMNS.index("flips")
+            ]
         },
         "flips": "b",
         "note": "s",

@@ -60,6 +60,7 @@ from pathlib import Path
 
 import nbformat
 
+from fairbook.build.chapters import CHAPTER_GLOB
 from fairbook.build.exercise_keys import GRADED, GUIDES, TOLERANCE, GradedExercise, MarkingGuide
 
 __all__ = [
@@ -76,7 +77,6 @@ __all__ = [
     "master_notebook",
 ]
 
-_CHAPTER_GLOB = "[0-9][0-9]_*.ipynb"
 _EXERCISE = re.compile(
     r"^(?P<fence>`{3,}|:{3,})\{exercise\}[ \t]*(?P<title>[^\n]*)\n(?P<body>.*?)\n(?P=fence)[ \t]*$",
     re.M | re.S,
@@ -361,11 +361,11 @@ def build_assignments(
         chapter → ``{"student", "solution", "autograder"}`` paths.
     """
     source, out_dir = Path(source), Path(out_dir)
-    paths = sorted(source.glob(_CHAPTER_GLOB))
+    paths = sorted(source.glob(CHAPTER_GLOB))
     if chapters:
         paths = [p for p in paths if any(p.stem.startswith(c) for c in chapters)]
     if not paths:
-        raise GradingError(f"no chapter notebooks ({_CHAPTER_GLOB}) in {source}")
+        raise GradingError(f"no chapter notebooks ({CHAPTER_GLOB}) in {source}")
     student_dir = out_dir / "student" / "assignments"
     teacher_dir = out_dir / "instructor" / "assignments"
     for folder in (student_dir, teacher_dir):

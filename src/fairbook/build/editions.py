@@ -69,6 +69,8 @@ from typing import Any
 
 import nbformat
 
+from fairbook.build.chapters import CHAPTER_GLOB
+
 __all__ = [
     "EDITIONS",
     "PLACEHOLDER",
@@ -89,7 +91,6 @@ EDITIONS: tuple[str, ...] = ("student", "instructor")
 #: The markdown cell that takes a solution's place in the student edition.
 PLACEHOLDER = "**Your answer:**"
 
-_CHAPTER_GLOB = "[0-9][0-9]_*.ipynb"
 #: The note beside an edition's notebooks: which edition, how many chapters, the licence.
 EDITION_NOTE = "EDITION.md"
 # a MyST directive: an opening fence of 3+ backticks or colons, its name, its argument
@@ -450,9 +451,9 @@ def write_editions(
     if edition not in EDITIONS:
         raise EditionError(f"unknown edition {edition!r}: choose one of {', '.join(EDITIONS)}")
     source, out_dir = Path(source), Path(out_dir)
-    chapters = sorted(source.glob(_CHAPTER_GLOB))
+    chapters = sorted(source.glob(CHAPTER_GLOB))
     if not chapters:
-        raise EditionError(f"no chapter notebooks ({_CHAPTER_GLOB}) in {source}")
+        raise EditionError(f"no chapter notebooks ({CHAPTER_GLOB}) in {source}")
     if out_dir.exists() and out_dir.resolve() == source.resolve():
         raise EditionError(f"the {edition} edition would overwrite its source {source}")
     made = []
@@ -461,7 +462,7 @@ def write_editions(
         cut = _cut(notebook, path.stem)
         made.append((path, notebook, cut))
     out_dir.mkdir(parents=True, exist_ok=True)
-    for stale in out_dir.glob(_CHAPTER_GLOB):
+    for stale in out_dir.glob(CHAPTER_GLOB):
         stale.unlink()
     reports = []
     for path, notebook, cut in made:
@@ -532,7 +533,7 @@ def serve_student_downloads(html_dir: str | os.PathLike[str]) -> list[EditionRep
     False
     """
     reports = []
-    for path in sorted(Path(html_dir, "_sources").rglob(_CHAPTER_GLOB)):
+    for path in sorted(Path(html_dir, "_sources").rglob(CHAPTER_GLOB)):
         notebook = nbformat.read(path, as_version=4)
         cut = _cut(notebook, path.stem)
         nbformat.write(student_edition(notebook, name=path.stem), path)

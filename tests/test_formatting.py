@@ -91,34 +91,66 @@ def test_install_outside_ipython_does_nothing():
 # ---- fixed-point tables (issue 33: no scientific notation outside p-value columns) ----------
 
 
+def _read_back(text: str) -> float:
+    """A number as :func:`formatting.fixed` prints it, read back (``1.2 × 10⁻⁵`` too)."""
+    if "×" in text:
+        mantissa, power = text.split(" × 10")
+        digits = power.translate(str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789"))
+        return float(mantissa) * 10.0 ** int(digits)
+    return float(text)
+
+
 @given(st.floats(allow_nan=False, allow_infinity=False, min_value=-1e12, max_value=1e12))
-def test_fixed_is_never_scientific_and_reads_back_close(value):
-    text = formatting.fixed(value, precision=3)
+def test_fixed_is_never_scientific_has_at_most_four_decimals_and_reads_back_close(value):
+    text = formatting.fixed(value, precision=6)
     assert "e" not in text.lower()
-    back = float(text)
-    # within half a unit of the last printed digit
+    back = _read_back(text)
+    if "×" in text:  # two significant digits
+        assert abs(value) < 1e-3 and back == pytest.approx(value, rel=0.06)
+        return
     decimals = len(text.split(".")[1]) if "." in text else 0
+    assert decimals <= formatting.MAX_DECIMALS
+    # within half a unit of the last printed digit
     assert abs(back - value) <= 0.5 * 10.0**-decimals * (1 + 1e-9) + abs(value) * 1e-15
 
 
 @given(st.floats(min_value=1e-14, max_value=4e-4))
 def test_fixed_never_shows_a_small_value_as_zero(value):
     text = formatting.fixed(value, precision=3)
-    assert float(text) > 0 and float(text) == pytest.approx(value, rel=0.06)
+    back = _read_back(text)
+    assert back > 0 and back == pytest.approx(value, rel=0.06)
 
 
-def test_fixed_point_leaves_p_value_columns_and_non_floats_alone():
+def test_fixed_point_prints_counts_as_integers_p_values_by_their_rule_and_the_rest_fixed():
     table = pd.DataFrame(
-        {"gap": [5e-5, 99.99], "Holm p": [1e-20, 0.5], "n": [3, 4], ("mw", "p"): [1e-9, 0.2]}
+        {
+            "gap": [5e-5, 99.99],
+            "Holm p": [1e-20, 0.5],
+            "n": [3, 4],
+            "count": [5.0, np.nan],
+            ("mw", "p"): [1e-9, 0.2],
+        }
     )
     shown = formatting.fixed_point(table)
-    assert shown["gap"].tolist() == ["0.000050", "99.990000"]
-    assert shown["Holm p"].tolist() == [1e-20, 0.5]
+    assert shown["gap"].tolist() == ["5.0 × 10⁻⁵", "99.9900"]
+    assert shown["Holm p"].tolist() == ["< 1e-10", "0.500"]
     assert shown["n"].tolist() == [3, 4]
-    assert shown[("mw", "p")].tolist() == [1e-9, 0.2]
+    assert shown["count"].tolist() == ["5", "NaN"]
+    assert shown[("mw", "p")].tolist() == ["1.0e-09", "0.200"]
     assert table["gap"].dtype.kind == "f"  # the caller's table is not changed
     html = shown.to_html()
     assert "e-05" not in html and "5.000000e-05" not in html
+
+
+@given(st.floats(min_value=0, max_value=1))
+def test_p_value_text_has_at_most_four_decimals_and_reads_back_close(p):
+    text = formatting.p_value_text(p)
+    if p < formatting.P_FLOOR:
+        assert text == "< 1e-10"
+        return
+    assert float(text) == pytest.approx(p, rel=0.06, abs=5e-4)
+    if "e" not in text:
+        assert len(text.split(".")[1]) <= formatting.MAX_DECIMALS
 
 
 @given(st.floats(allow_nan=False, allow_infinity=False, min_value=-1e15, max_value=1e15))

@@ -116,3 +116,101 @@ def test_the_top_is_short_and_the_parameters_are_shown(notebook):
         if "parameters" in c.get("metadata", {}).get("tags", [])
     )
     assert re.search(r"^parameters_used\(", _text(setup), re.M), notebook.name
+
+
+# ---- ideas on the page: every chapter's worked example (issue 45) ---------------------------
+
+# a line of arithmetic: an operator between two operands, or a sum / mean / product call
+_ARITHMETIC = re.compile(
+    r"[\w)\]]\s*(?:[-+*/%@]|\*\*|//)\s*[\w(\[.]|\b(?:sum|mean|prod|log\d*|sqrt)\("
+)
+_FOLD_TARGET = re.compile(r"^\(fold-[\w-]+\)=", re.M)
+_SEED_NAME = re.compile(r"\b[Ss]eed 00\d\b")
+
+
+def _tags(cell: dict) -> list[str]:
+    return cell.get("metadata", {}).get("tags", [])
+
+
+def _first_fold(cells: list[dict]) -> int:
+    return next(
+        (
+            i
+            for i, c in enumerate(cells)
+            if c["cell_type"] == "markdown" and _FOLD_TARGET.search(_text(c))
+        ),
+        len(cells),
+    )
+
+
+@pytest.mark.parametrize("notebook", CHAPTERS, ids=lambda p: p.stem)
+def test_the_worked_example_is_plain_code_checked_by_the_library_before_the_first_fold(notebook):
+    cells = _cells(notebook)
+    examples = [i for i, c in enumerate(cells) if "worked-example" in _tags(c)]
+    assert examples, f"{notebook.name}: no cell tagged worked-example"
+    first = examples[0]
+    assert first < _first_fold(cells), f"{notebook.name}: the worked example is inside a fold"
+    for i in examples:
+        cell = cells[i]
+        source = _text(cell)
+        assert cell["cell_type"] == "code", f"{notebook.name}: cell {i} is not code"
+        assert not {"remove-cell", "remove-input", "hide-input", "hide-cell"} & set(_tags(cell))
+        assert "fairbook" not in source, f"{notebook.name}: the worked example calls fairbook"
+        lines = [
+            line
+            for line in source.splitlines()
+            if line.strip() and not line.lstrip().startswith("#")
+        ]
+        arithmetic = [line for line in lines if _ARITHMETIC.search(line.split("#")[0])]
+        assert len(arithmetic) >= 4, f"{notebook.name}: {len(arithmetic)} lines of arithmetic"
+        assert len(lines) <= 25, f"{notebook.name}: the worked example has {len(lines)} lines"
+        check = cells[i + 1]
+        check_source = _text(check)
+        assert check["cell_type"] == "code" and "fairbook" in check_source, (
+            f"{notebook.name}: the cell after the worked example does not check it with fairbook"
+        )
+        assert re.search(r"\bassert\b|assert_allclose|assert_array_equal", check_source)
+
+
+def _open_prose(cells: list[dict]) -> list[str]:
+    """Markdown lines a reader sees with the folds closed: outside folded evidence sections
+    (a fold target's heading and what follows, until a heading of the same level or above)
+    and outside folded solutions."""
+    seen, fold_level, pending, in_solution = [], None, False, False
+    for cell in cells:
+        if cell["cell_type"] != "markdown":
+            continue
+        for line in _text(cell).splitlines():
+            heading = re.match(r"^(#+)\s", line)
+            if heading:
+                level = len(heading.group(1))
+                if fold_level is not None and level <= fold_level:
+                    fold_level = None
+                if pending:
+                    fold_level, pending = level, False
+            if _FOLD_TARGET.match(line):
+                pending = True
+                continue
+            if line.startswith("```{solution-start}"):
+                in_solution = True
+            if fold_level is None and not in_solution:
+                seen.append(line)
+            if line.startswith("```{solution-end}"):
+                in_solution = False
+    return seen
+
+
+@pytest.mark.parametrize("notebook", CHAPTERS, ids=lambda p: p.stem)
+def test_reader_facing_prose_names_papers_by_author_and_year(notebook):
+    """'seed NNN' stays in code and in the folded evidence; prose says 'Briscoe 2024'."""
+    offenders = [line for line in _open_prose(_cells(notebook)) if _SEED_NAME.search(line)]
+    assert not offenders, f"{notebook.name}: outside the folds: {offenders}"
+
+
+def test_a_finding_that_counts_replicated_numbers_is_refused():
+    with pytest.raises(ValueError, match="replication="):
+        reading.key_results("Of the 155 numbers the paper prints, 108 replicate.")
+    box = reading.key_results("OFI is 0.12.", replication="Beside the paper: 3 of 4 agree.")
+    assert box.replication == "Beside the paper: 3 of 4 agree."
+    assert box.to_markdown().rstrip().endswith("Beside the paper: 3 of 4 agree.\n```")
+    assert "- OFI is 0.12." in repr(box) and repr(box).endswith("3 of 4 agree.")

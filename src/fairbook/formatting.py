@@ -37,15 +37,19 @@ import numpy as np
 import pandas as pd
 
 __all__ = [
+    "MAX_DECIMALS",
     "NOISE",
+    "P_FLOOR",
     "clean",
     "fixed",
     "fixed_point",
     "install",
     "is_p_value_column",
+    "p_value_text",
     "plain",
     "significant",
     "size",
+    "tiny",
 ]
 
 #: Magnitude (relative to a column's scale, at least 1) below which a value is noise.
@@ -201,27 +205,93 @@ def _non_finite(number: float) -> str:
     return "NaN" if np.isnan(number) else ("inf" if number > 0 else "-inf")
 
 
-def fixed(value, *, precision: int | None = None) -> str:
-    """A table's float as the book prints it: fixed-point, never scientific notation.
+#: The most decimals a table cell shows (issue 45: no cell with 5 or more decimals).
+MAX_DECIMALS = 4
+#: p-values below this print as "< 1e-10".
+P_FLOOR = 1e-10
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
-    ``precision`` decimals (default: pandas' ``display.precision``); a non-zero value that
-    would round to 0 keeps two significant digits instead (``0.000012``), so a small value
-    is never shown as 0 nor as ``1.2e-05``.
+
+def tiny(value, *, digits: int = 2) -> str:
+    """A non-zero number too small for :data:`MAX_DECIMALS` decimals, as a reader writes it:
+    ``1.2 × 10⁻⁵`` (`digits` significant digits; never Python's ``1.2e-05``).
+
+    Examples
+    --------
+    >>> tiny(1.2e-05), tiny(-6e-07), tiny(0.000123456, digits=3)
+    ('1.2 × 10⁻⁵', '-6.0 × 10⁻⁷', '1.23 × 10⁻⁴')
+    """
+    number = float(value)
+    if not np.isfinite(number):
+        return _non_finite(number)
+    if number == 0:
+        return "0"
+    mantissa, exponent = f"{number:.{int(digits) - 1}e}".split("e")
+    return f"{mantissa} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+
+
+def fixed(value, *, precision: int | None = None) -> str:
+    """A table's float as the book prints it: fixed-point with at most :data:`MAX_DECIMALS`
+    decimals, never scientific notation.
+
+    ``precision`` decimals (default: pandas' ``display.precision``), capped at
+    :data:`MAX_DECIMALS`; a non-zero value below 0.001 prints as a power of ten with two
+    significant digits (``1.2 × 10⁻⁵``), and one that would otherwise round to 0 gets
+    :data:`MAX_DECIMALS` decimals, so a small value is never shown as 0, nor as ``1.2e-05``,
+    nor with five or more decimals.
 
     Examples
     --------
     >>> fixed(0.5, precision=3), fixed(99.99, precision=3), fixed(1.2e-05, precision=3)
-    ('0.500', '99.990', '0.000012')
-    >>> fixed(float("nan")), fixed(-0.0004, precision=2), fixed(0.0, precision=2)
-    ('NaN', '-0.00040', '0.00')
+    ('0.500', '99.990', '1.2 × 10⁻⁵')
+    >>> fixed(float("nan")), fixed(-0.0004, precision=2), fixed(0.004, precision=2)
+    ('NaN', '-4.0 × 10⁻⁴', '0.0040')
+    >>> fixed(0.123456789, precision=6)
+    '0.1235'
     """
     number = float(value)
     if not np.isfinite(number):
         return _non_finite(number)
     digits = pd.get_option("display.precision") if precision is None else int(precision)
-    if number != 0 and abs(number) < 0.5 * 10.0**-digits:
-        digits = min(int(-np.floor(np.log10(abs(number)))) + 1, 15)
+    digits = min(max(digits, 0), MAX_DECIMALS)
+    if number != 0 and abs(number) < 1e-3:
+        return tiny(number)
+    if abs(number) < 0.5 * 10.0**-digits:
+        digits = MAX_DECIMALS
     return f"{number:.{digits}f}"
+
+
+def p_value_text(value) -> str:
+    """A p-value as the book prints it: 3 decimals from 0.01, 4 below, scientific with two
+    significant digits below 0.001 (p-value columns may be scientific) and ``< 1e-10``
+    below :data:`P_FLOOR` (a smaller p-value says nothing more, and its digits are the
+    floating-point arithmetic's, not the data's).
+
+    Examples
+    --------
+    >>> p_value_text(0.5), p_value_text(0.0456), p_value_text(0.0012), p_value_text(2.3e-05)
+    ('0.500', '0.046', '0.0012', '2.3e-05')
+    >>> p_value_text(1e-20), p_value_text(float("nan"))
+    ('< 1e-10', 'NaN')
+    """
+    number = float(value)
+    if not np.isfinite(number):
+        return _non_finite(number)
+    if number < P_FLOOR:
+        return "< 1e-10"
+    if number < 1e-3:
+        return f"{number:.1e}"
+    return f"{number:.4f}" if number < 0.01 else f"{number:.3f}"
+
+
+def _integral(column: pd.Series) -> bool:
+    finite = column[np.isfinite(column.to_numpy(dtype=float, na_value=np.nan))]
+    return len(finite) > 0 and bool((finite == np.round(finite)).all())
+
+
+def _integer_text(value) -> str:
+    number = float(value)
+    return _non_finite(number) if not np.isfinite(number) else str(int(number))
 
 
 def significant(value, *, digits: int = 4) -> str:
@@ -249,23 +319,37 @@ def significant(value, *, digits: int = 4) -> str:
 
 
 def fixed_point(table):
-    """``table`` for display with its float columns as fixed-point text (:func:`fixed`);
-    p-value columns (:func:`is_p_value_column`) keep pandas' own format, which may be
-    scientific. Anything that is not a DataFrame is returned as it is.
+    """``table`` for display, its float columns as text by the book's one number policy:
+
+    * a column of whole numbers (counts held as floats) prints as integers (``5``, never
+      ``5.0000``);
+    * p-value columns (:func:`is_p_value_column`) print by :func:`p_value_text`
+      (``< 1e-10``, ``2.3e-05``, ``0.046``);
+    * any other float column prints fixed-point by :func:`fixed`: at most
+      :data:`MAX_DECIMALS` decimals, tiny values as ``1.2 × 10⁻⁵``.
+
+    Anything that is not a DataFrame is returned as it is; the caller's table is not changed.
 
     Examples
     --------
-    >>> fixed_point(pd.DataFrame({"gap": [5e-5, 99.99], "p": [1e-20, 0.5]})).to_dict("list")
-    {'gap': ['0.000050', '99.990000'], 'p': [1e-20, 0.5]}
+    >>> t = pd.DataFrame({"gap": [5e-5, 99.99], "p": [1e-20, 0.5], "n": [5.0, 10.0]})
+    >>> fixed_point(t).to_dict("list")
+    {'gap': ['5.0 × 10⁻⁵', '99.9900'], 'p': ['< 1e-10', '0.500'], 'n': ['5', '10']}
     """
     if not isinstance(table, pd.DataFrame):
         return table
     out = None
     for position, (name, column) in enumerate(table.items()):
         label = name[-1] if isinstance(name, tuple) else name
-        if column.dtype.kind != "f" or is_p_value_column(label):
+        if column.dtype.kind != "f":
             continue
+        if is_p_value_column(label):
+            shown = column.map(p_value_text)
+        elif _integral(column):
+            shown = column.map(_integer_text)
+        else:
+            shown = column.map(fixed)
         if out is None:
             out = table.copy()
-        out.isetitem(position, column.map(fixed).astype(object))
+        out.isetitem(position, shown.astype(object))
     return table if out is None else out

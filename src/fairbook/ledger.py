@@ -30,6 +30,7 @@ from pathlib import Path
 import pandas as pd
 
 from fairbook.formatting import significant
+from fairbook.papers.names import paper_name
 from fairbook.papers.printed import TABLES, printed_count, table_of
 from fairbook.replication import OUTCOMES, Row
 from fairbook.safe_csv import write_csv
@@ -45,6 +46,7 @@ __all__ = [
     "ledger_html",
     "read_executed",
     "read_ledger",
+    "replication_line",
     "table_accounting",
     "tallies",
     "tally_sentences",
@@ -254,6 +256,71 @@ def tally_sentences(ledger: pd.DataFrame) -> list[str]:
         rules = ", ".join(dict.fromkeys(_short_rule(r) for r in rows["rule"]))
         sentences.append(f"{paper} {source}: {', '.join(parts)} (rule: {rules}).")
     return sentences
+
+
+def replication_line(tables, *, chapter: str, budget: str = "fast") -> str:
+    """The one computed sentence under a chapter's Key results: how far it replicates its
+    paper(s), from the same rows the ledger lists, with a link to the ledger.
+
+    Parameters
+    ----------
+    tables : iterable of DataFrame, or a mapping of names to DataFrames
+        The chapter's replication tables (:func:`fairbook.replication.replication_table`).
+    chapter : str, keyword-only
+        The chapter's notebook stem.
+    budget : str, keyword-only, default "fast"
+        The profile (or recording) the numbers come from.
+
+    Returns
+    -------
+    str
+        A MyST sentence; papers are named by author and year
+        (:func:`fairbook.papers.names.paper_name`).
+
+    Examples
+    --------
+    >>> from fairbook.replication import Row, replication_table
+    >>> t = replication_table([Row("a", 1, 1, source="seed 003 Table 3.1"),
+    ...                        Row("b", 1, 2, source="seed 003 Table 3.1")])
+    >>> print(replication_line([t], chapter="02_x"))  # doctest: +NORMALIZE_WHITESPACE
+    Beside the paper (fast profile): of 2 numbers Briscoe 2024 prints that this chapter
+    compares, 1 agrees within its rule and 1 differs; every row, its rule and its verdict
+    are in {doc}`the replication ledger <../book/ledger>`.
+    """
+    frame = chapter_ledger(tables, chapter=chapter, budget=budget).frame
+    link = "{doc}`the replication ledger <../book/ledger>`"
+    if frame.empty:
+        return (
+            f"Beside the paper ({budget} profile): this chapter compares no printed number; "
+            f"{link} lists the others."
+        )
+    parts = []
+    for paper, rows in frame.groupby("paper", sort=False):
+        counts = rows["outcome"].value_counts()
+        total = len(rows)
+        said = []
+        for outcome, one, many in (
+            ("matches", "agrees within its rule", "agree within their rule"),
+            (
+                "uninformative",
+                "is consistent but uninformative",
+                "are consistent but uninformative",
+            ),
+            ("differs", "differs", "differ"),
+            ("no verdict", "has no verdict", "have no verdict"),
+        ):
+            k = int(counts.get(outcome, 0))
+            if k:
+                said.append(f"{k} {one if k == 1 else many}")
+        words = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+        noun = "number" if total == 1 else "numbers"
+        parts.append(
+            f"of {total} {noun} {paper_name(paper)} prints that this chapter compares, {words}"
+        )
+    return (
+        f"Beside the paper ({budget} profile): {'; '.join(parts)}; every row, its rule and its "
+        f"verdict are in {link}."
+    )
 
 
 def _short_rule(text: str) -> str:

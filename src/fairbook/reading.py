@@ -31,6 +31,7 @@ Examples
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -65,35 +66,55 @@ def _sentence(text: str) -> str:
     return text
 
 
+#: Words that make a finding a tally of replicated numbers; findings say what the method
+#: shows, and the one computed replication line (``replication=``) says how far the chapter
+#: replicates its paper.
+_TALLY_WORDS = re.compile(
+    r"\breplicat\w*|\bnumbers? the paper prints\b|\bprinted numbers?\b", re.IGNORECASE
+)
+
+
 @dataclass(frozen=True)
 class KeyResults:
-    """A chapter's answers, one plain sentence each (see the module docstring)."""
+    """A chapter's answers, one plain sentence each (see the module docstring), and the
+    one computed line that says how far the chapter replicates its paper."""
 
     findings: tuple[str, ...]
     title: str = "Key results"
+    replication: str | None = None
 
     def to_markdown(self) -> str:
-        """The box as MyST markdown: a tip admonition with one bullet per finding."""
+        """The box as MyST markdown: a tip admonition with one bullet per finding, and the
+        replication line below them."""
         bullets = "\n".join(f"- {finding}" for finding in self.findings)
-        return f"```{{admonition}} {self.title}\n:class: {BOX_CLASSES}\n\n{bullets}\n```\n"
+        tail = f"\n\n{self.replication}" if self.replication else ""
+        return f"```{{admonition}} {self.title}\n:class: {BOX_CLASSES}\n\n{bullets}{tail}\n```\n"
 
     def _repr_markdown_(self) -> str:
         return self.to_markdown()
 
     def __repr__(self) -> str:
-        return "\n".join([self.title, *(f"- {finding}" for finding in self.findings)])
+        lines = [self.title, *(f"- {finding}" for finding in self.findings)]
+        return "\n".join(lines + ([self.replication] if self.replication else []))
 
 
-def key_results(*findings: str, title: str = "Key results") -> KeyResults:
+def key_results(
+    *findings: str, title: str = "Key results", replication: str | None = None
+) -> KeyResults:
     """The Key results box of a chapter.
 
     Parameters
     ----------
     *findings : str
         One plain sentence per answer, with its number (formatted by the caller); at least
-        one. Whitespace is collapsed.
+        one. Whitespace is collapsed. A finding says what the method shows on the data; it
+        never counts replicated numbers (words such as "replicate" or "printed numbers" are
+        refused): that is the `replication` line's job.
     title : str, keyword-only
         The box's title.
+    replication : str, keyword-only
+        The chapter's replication line, computed from its ledger rows
+        (:func:`fairbook.ledger.replication_line`); shown below the findings.
 
     Returns
     -------
@@ -102,7 +123,8 @@ def key_results(*findings: str, title: str = "Key results") -> KeyResults:
     Raises
     ------
     ValueError
-        No finding, an empty one, or one that does not end a sentence.
+        No finding, an empty one, one that does not end a sentence, or one that counts
+        replicated numbers.
     TypeError
         A finding that is not a string.
 
@@ -113,7 +135,15 @@ def key_results(*findings: str, title: str = "Key results") -> KeyResults:
     """
     if not findings:
         raise ValueError("key_results needs at least one finding")
-    return KeyResults(tuple(_sentence(f) for f in findings), title=title)
+    sentences = tuple(_sentence(f) for f in findings)
+    for sentence in sentences:
+        if _TALLY_WORDS.search(sentence):
+            raise ValueError(
+                "a key result says what the method shows, not how many numbers replicate "
+                f"(pass that as replication=): {sentence!r}"
+            )
+    line = None if replication is None else _sentence(replication)
+    return KeyResults(sentences, title=title, replication=line)
 
 
 def listed(names) -> str:

@@ -27,6 +27,9 @@ def test_counts_in_tables_respect_p_value_columns():
         "scientific_numbers": 1,
         "numpy_reprs": 0,
         "bad_alt_texts": 0,
+        "long_decimals": 0,
+        "whole_numbers_with_decimals": 0,
+        "seed_names_open": 0,
     }
 
 
@@ -81,12 +84,17 @@ def test_judge_applies_the_limits_and_the_chapter_rules():
 
 
 def test_probe_metrics_reads_the_body_attributes():
-    dom = '<body data-fb-height="1234" data-fb-key-top="none" data-fb-overflow="2">'
+    dom = (
+        '<body data-fb-height="1234" data-fb-key-top="none" data-fb-overflow="2" '
+        'data-fb-sideways="0" data-fb-worked-top="folded">'
+    )
     assert readability.probe_metrics(dom) == {
         "height_px": 1234,
         "height_open_px": None,
         "key_results_top_px": None,
         "overflow_tables": 2,
+        "sideways_px": 0,
+        "worked_example_top_px": "folded",
     }
 
 
@@ -113,3 +121,39 @@ def test_the_probe_measures_height_key_results_and_overflow_in_chromium(tmp_path
     assert m["height_open_px"] >= m["height_px"] + 2900  # opening the fold adds 3000 px
     narrow = readability.probe_metrics(pagecheck.render(page, window=pagecheck.NARROW_WINDOW))
     assert narrow["overflow_tables"] == 1  # the scrolled copy does not count
+    assert narrow["sideways_px"] > 0  # the unscrolled table widens the page
+    assert m["worked_example_top_px"] is None
+
+
+def test_issue_45_numbers_and_names_are_counted_where_a_reader_sees_them():
+    table = (
+        "<table><thead><tr><th>n</th><th>rate</th><th>p</th></tr></thead><tbody>"
+        "<tr><td>5.0000</td><td>0.123456</td><td>0.000012</td></tr>"
+        "<tr><td>10.000</td><td>0.5</td><td>0.2</td></tr></tbody></table>"
+    )
+    prose = (
+        "<p>As seed 003 shows.</p><details><summary>evidence</summary><p>seed 004 Table 2</p>"
+        '</details><div class="solution dropdown"><p>seed 000</p></div>'
+    )
+    m = readability.dom_metrics(article(table + prose))
+    # 0.123456 and 0.000012 (a p-value column is held to the same decimals)
+    assert m["long_decimals"] == 2
+    assert m["whole_numbers_with_decimals"] == 2
+    assert m["seed_names_open"] == 1  # the folded evidence and solution do not count
+
+
+@pytest.mark.parametrize(
+    ("metrics", "problem"),
+    [
+        ({"seed_names_open": 2}, "seed NNN"),
+        ({"worked_example_top_px": None}, "no worked example"),
+        ({"worked_example_top_px": "folded"}, "inside a closed fold"),
+        ({"sideways_400": 120}, "120 px wider"),
+        ({"height_px": 13_000}, "at most 12000"),
+        ({"long_decimals": 3}, "long_decimals"),
+    ],
+)
+def test_judge_holds_chapters_to_the_teaching_rules(metrics, problem):
+    problems = readability.judge("notebooks/03_small_groups", metrics)
+    assert any(problem in p for p in problems), problems
+    assert not readability.judge("notebooks/03_small_groups", {"worked_example_top_px": 900})

@@ -481,11 +481,14 @@ def _check_page(doc: str, html_dir: Path, binary: str | None, screenshots) -> Pa
             result.screenshot = png
             result.problems += check_html(dom, rendered=True)
             wide = readability.probe_metrics(dom)
+            phone = readability.probe_metrics(narrow)
             result.metrics.update(
                 height_px=wide["height_px"],
                 height_open_px=wide["height_open_px"],
                 key_results_top_px=wide["key_results_top_px"],
-                overflow_tables_400=readability.probe_metrics(narrow)["overflow_tables"],
+                worked_example_top_px=wide["worked_example_top_px"],
+                overflow_tables_400=phone["overflow_tables"],
+                sideways_400=phone["sideways_px"],
             )
             result.metrics.update(readability.dom_metrics(dom))
             result.problems += check_charts(page, binary=binary)
@@ -508,7 +511,12 @@ COLUMNS = (
     ("scientific_numbers", "sci"),
     ("numpy_reprs", "repr"),
     ("bad_alt_texts", "alt"),
+    ("worked_example_top_px", "worked"),
     ("overflow_tables_400", "wide@400"),
+    ("sideways_400", "side@400"),
+    ("long_decimals", "5dp"),
+    ("whole_numbers_with_decimals", "n.0"),
+    ("seed_names_open", "seed"),
     ("page_weight_kb", "KiB"),
     ("unused_widget_js", "widgetJS"),
 )

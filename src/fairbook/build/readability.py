@@ -13,13 +13,23 @@ The page check (:mod:`fairbook.build.pagecheck`) renders each page in Chromium w
 ``numpy_reprs``           ``np.float64(...)``, ``array([...])`` and the like in outputs
 ``bad_alt_texts``         images without alt text or whose alt text is a file path
 ``overflow_tables_400``   tables wider than a 400 px screen and not in a scroll box
+``sideways_400``          how many px wider than a 400 px screen the page is (0: nothing
+                          makes a phone reader scroll the page sideways)
+``worked_example_top_px`` where the first cell tagged ``worked-example`` starts (a chapter
+                          must have one, outside every closed fold)
+``long_decimals``         table cells with a number of five or more decimals
+``whole_numbers_with_decimals``  cells of columns of whole numbers printed with decimals
+                          (``5.0000``: counts look like measurements)
+``seed_names_open``       "seed NNN" in text a reader sees with the folds closed (chapters
+                          name the papers by author and year)
 ``page_weight_kb``        the page and every file it names (scripts, styles, images, the
                           charts' Vega scripts), in KiB
 ``unused_widget_js``      widget JavaScript loaded on a page that shows no widget
 ========================  ===================================================================
 
 :data:`LIMITS` are the book's promises (issue 33); :func:`judge` turns a page's numbers into
-problems. Chapters (``notebooks/...``) must also be at most :data:`CHAPTER_HEIGHT_PX` tall and
+problems. Chapters (``notebooks/...``) must also be at most :data:`CHAPTER_HEIGHT_PX` tall
+(:data:`CHAPTER_HEIGHT_LIMITS` for the chapters held to less) and
 show their Key results within :data:`KEY_RESULTS_WITHIN_PX` (two 900-px screens).
 
 Examples
@@ -42,9 +52,11 @@ from urllib.parse import unquote, urlparse
 from fairbook.formatting import is_p_value_column
 
 __all__ = [
+    "CHAPTER_HEIGHT_LIMITS",
     "CHAPTER_HEIGHT_PX",
     "KEY_RESULTS_WITHIN_PX",
     "LIMITS",
+    "NARROW_WIDTH_PX",
     "PROBE",
     "dom_metrics",
     "judge",
@@ -54,6 +66,10 @@ __all__ = [
 
 #: A chapter's page height (folds closed) at 1400 x 900, at most.
 CHAPTER_HEIGHT_PX = 20_000
+#: Chapters held to a shorter page (issue 45: chapter 03 reads in one sitting).
+CHAPTER_HEIGHT_LIMITS = {"notebooks/03_small_groups": 12_000}
+#: The phone's width: no page is wider (its wide tables scroll in their own box).
+NARROW_WIDTH_PX = 400
 #: A chapter's Key results start within the first two 900-px screens.
 KEY_RESULTS_WITHIN_PX = 2 * 900
 #: Upper limits on every page (inclusive).
@@ -63,6 +79,8 @@ LIMITS = {
     "numpy_reprs": 0,
     "bad_alt_texts": 0,
     "overflow_tables_400": 0,
+    "long_decimals": 0,
+    "whole_numbers_with_decimals": 0,
     "unused_widget_js": 0,
     # every page loads the theme and MathJax (3.5 MiB); a chapter adds Vega (0.8 MiB), its
     # HTML and its figures. Without the widget bundle (3.5 MiB, issue 33) the heaviest
@@ -92,6 +110,16 @@ window.addEventListener("load", function () {
       overflow += 1;
     });
     body.setAttribute("data-fb-overflow", String(overflow));
+    body.setAttribute("data-fb-sideways",
+      String(Math.max(0, Math.max(body.scrollWidth, doc.scrollWidth) - doc.clientWidth)));
+    var worked = document.querySelector(".tag_worked-example");
+    var workedTop = "none";
+    if (worked) {
+      var folded = worked.closest("details:not([open])");
+      workedTop = folded ? "folded" :
+        String(Math.round(worked.getBoundingClientRect().top + window.scrollY));
+    }
+    body.setAttribute("data-fb-worked-top", workedTop);
     document.querySelectorAll("details").forEach(function (d) { d.open = true; });
     document.querySelectorAll(".toggle-hidden, .toggle-details__summary").forEach(
       function (e) { e.classList.remove("toggle-hidden"); });
@@ -106,22 +134,35 @@ _BODY_ATTRS = {
     "height_open_px": "data-fb-height-open",
     "key_results_top_px": "data-fb-key-top",
     "overflow_tables": "data-fb-overflow",
+    "sideways_px": "data-fb-sideways",
+    "worked_example_top_px": "data-fb-worked-top",
 }
 
 _SCIENTIFIC = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?[eE][-+]?\d+(?![\w.])")
 _NUMPY_REPR = re.compile(r"\bnp\.(?:float|int|uint|bool|str|complex)\w*\(|\barray\(\[")
 _PATH_LIKE = re.compile(r"(^|/)[^\s/]+\.(png|svg|jpe?g|gif|webp)$|^\.\.?/|_images/", re.I)
+_LONG_DECIMALS = re.compile(r"(?<![\w.])[-+]?\d+\.\d{5,}(?![\w.])")
+_WHOLE_WITH_DECIMALS = re.compile(r"^[-+]?\d+\.0+$")
+_NUMERIC = re.compile(r"^[-+]?\d+(?:\.\d+)?$")
+_SEED_NAME = re.compile(r"\b[Ss]eed 00\d\b")
+_FOLDED_CLASSES = {"dropdown", "solution", "toggle-details", "fairbook-fold"}
 _SKIP_CLASSES = {"cell_input", "highlight", "math", "MathJax", "sig"}
 _SKIP_TAGS = {"script", "style", "code", "mjx-container", "math", "nav"}
 
 
-def probe_metrics(dom: str) -> dict[str, int | None]:
-    """The numbers :data:`PROBE` left on ``<body>`` of a rendered DOM (None where absent)."""
-    out = {}
+def probe_metrics(dom: str) -> dict[str, int | str | None]:
+    """The numbers :data:`PROBE` left on ``<body>`` of a rendered DOM (None where absent;
+    ``"folded"`` for a worked example inside a closed fold)."""
+    out: dict[str, int | str | None] = {}
     for key, attr in _BODY_ATTRS.items():
         match = re.search(rf'\b{attr}="([^"]*)"', dom)
         value = match.group(1) if match else None
-        out[key] = int(value) if value not in (None, "none", "") else None
+        if value in (None, "none", ""):
+            out[key] = None
+        elif value == "folded":
+            out[key] = value
+        else:
+            out[key] = int(value)
     return out
 
 
@@ -152,17 +193,49 @@ def _p_value_columns(table) -> set[int]:
     return columns
 
 
+def _folded(tag) -> bool:
+    """Whether `tag` sits in folded evidence or a folded solution (closed to a reader)."""
+    for parent in [tag, *tag.parents]:
+        if getattr(parent, "name", None) == "details":
+            return True
+        classes = set(parent.get("class") or []) if hasattr(parent, "get") else set()
+        if classes & _FOLDED_CLASSES:
+            return True
+    return False
+
+
+def _whole_numbers_with_decimals(table) -> int:
+    """Cells of `table`'s columns that hold only whole numbers printed with decimals
+    (``5.0000``, ``10.000``): counts that look like measurements."""
+    columns: dict[int, list[str]] = {}
+    for row in table.find_all("tr"):
+        position = 0
+        for cell in row.find_all("td", recursive=False):
+            columns.setdefault(position, []).append(cell.get_text(" ", strip=True))
+            position += int(cell.get("colspan", 1) or 1)
+    found = 0
+    for texts in columns.values():
+        numbers = [t for t in texts if _NUMERIC.match(t)]
+        whole = [t for t in numbers if _WHOLE_WITH_DECIMALS.match(t)]
+        if len(whole) >= 2 and len(whole) == len(numbers):
+            found += len(whole)
+    return found
+
+
 def dom_metrics(dom: str) -> dict[str, int]:
     """Counts taken from a page's (rendered) HTML: truncated cells, scientific numbers
-    outside p-value columns, numpy reprs and bad alt texts (module docstring)."""
+    outside p-value columns, numpy reprs, bad alt texts, table cells with five or more
+    decimals, whole-number columns printed with decimals, and "seed NNN" in text a reader
+    sees with the folds closed (module docstring)."""
     from bs4 import BeautifulSoup
 
     soup = BeautifulSoup(dom, "html.parser")
     article = _article(soup)
-    truncated = scientific = 0
+    truncated = scientific = long_decimals = whole_with_decimals = 0
     in_tables = set()
     for table in article.find_all("table"):
         p_columns = _p_value_columns(table)
+        whole_with_decimals += _whole_numbers_with_decimals(table)
         for row in table.find_all("tr"):
             position = 0
             for cell in row.find_all(["td", "th"], recursive=False):
@@ -170,12 +243,15 @@ def dom_metrics(dom: str) -> dict[str, int]:
                 in_tables.add(id(cell))
                 if text.endswith(("...", "…")):
                     truncated += 1
+                long_decimals += len(_LONG_DECIMALS.findall(text))
                 if position not in p_columns and not _skipped(cell):
                     scientific += len(_SCIENTIFIC.findall(text))
                 position += int(cell.get("colspan", 1) or 1)
-    numpy = 0
+    numpy = seed_names = 0
     for text in article.find_all(string=True):
         parent = text.parent
+        if _SEED_NAME.search(text) and not _skipped(parent) and not _folded(parent):
+            seed_names += len(_SEED_NAME.findall(text))
         if any(id(p) in in_tables for p in [parent, *parent.parents]):
             continue
         if _skipped(parent):
@@ -192,6 +268,9 @@ def dom_metrics(dom: str) -> dict[str, int]:
         "scientific_numbers": scientific,
         "numpy_reprs": numpy,
         "bad_alt_texts": bad_alt,
+        "long_decimals": long_decimals,
+        "whole_numbers_with_decimals": whole_with_decimals,
+        "seed_names_open": seed_names,
     }
 
 
@@ -243,12 +322,29 @@ def judge(doc: str, metrics: dict) -> list[str]:
         value = metrics.get(key)
         if value is not None and value > limit:
             problems.append(f"readability: {key} = {value} (at most {limit})")
+    sideways = metrics.get("sideways_400")
+    if sideways:
+        problems.append(
+            f"readability: the page is {sideways} px wider than a {NARROW_WIDTH_PX}-px phone "
+            "(wide content scrolls in its own box)"
+        )
     if doc.startswith("notebooks/"):
+        if metrics.get("seed_names_open"):
+            problems.append(
+                f"readability: 'seed NNN' {metrics['seed_names_open']} times outside the folds "
+                "(prose names the papers by author and year)"
+            )
+        worked = metrics.get("worked_example_top_px", "unmeasured")
+        if worked is None:
+            problems.append("readability: no worked example (a cell tagged worked-example)")
+        elif worked == "folded":
+            problems.append("readability: the worked example is inside a closed fold")
         height = metrics.get("height_px")
-        if height is not None and height > CHAPTER_HEIGHT_PX:
+        limit = CHAPTER_HEIGHT_LIMITS.get(doc, CHAPTER_HEIGHT_PX)
+        if height is not None and height > limit:
             problems.append(
                 f"readability: page is {height} px tall at 1400 px wide "
-                f"(a chapter is at most {CHAPTER_HEIGHT_PX})"
+                f"(this chapter is at most {limit})"
             )
         if "key_results_top_px" in metrics:
             top = metrics["key_results_top_px"]

@@ -110,3 +110,37 @@ def test_every_figure_is_at_reading_size(chapter):
             if width > MAX_FIGURE_WIDTH_PX:
                 wide.append(f"cell {index}: {width} px")
     assert not wide, f"{chapter} has figures wider than 9 in: {wide}"
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_every_figure_has_a_caption_folded_ones_too(chapter):
+    """Issue 45: a figure without a caption leaves a reader guessing what it shows (and its
+    alt text empty); the caption lives in the cell's ``metadata.mystnb.figure.caption``."""
+    notebook = _executed(chapter)
+    bare = []
+    for index, cell in enumerate(c for c in notebook["cells"] if c["cell_type"] == "code"):
+        images = [o for o in cell.get("outputs", []) if "image/png" in o.get("data", {})]
+        caption = cell.get("metadata", {}).get("mystnb", {}).get("figure", {}).get("caption")
+        if images and not (caption or "").strip():
+            bare.append(f"cell {index}: {''.join(cell['source'])[:60]!r}")
+    assert not bare, f"{chapter} has figures without a caption: {bare}"
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_the_worked_example_runs_and_prints_plain_numbers(chapter):
+    """The worked example is executed with the chapter: it prints its results (no error, no
+    numpy repr), and the check after it ran without an assertion error."""
+    cells = [c for c in _executed(chapter)["cells"] if c["cell_type"] == "code"]
+    index = next(
+        (i for i, c in enumerate(cells) if "worked-example" in c["metadata"].get("tags", [])),
+        None,
+    )
+    assert index is not None, f"{chapter}: no worked-example cell"
+    for cell in cells[index : index + 2]:
+        outputs = cell.get("outputs", [])
+        assert not [o for o in outputs if o.get("output_type") == "error"], chapter
+    printed = "".join(
+        "".join(o.get("text", "")) for o in cells[index].get("outputs", []) if "text" in o
+    )
+    assert printed.strip(), f"{chapter}: the worked example prints nothing"
+    assert not _NUMPY_REPR.search(printed) and "array(" not in printed, printed

@@ -139,8 +139,9 @@ def test_the_worked_example_runs_and_prints_plain_numbers(chapter):
     for cell in cells[index : index + 2]:
         outputs = cell.get("outputs", [])
         assert not [o for o in outputs if o.get("output_type") == "error"], chapter
-    printed = "".join(
-        "".join(o.get("text", "")) for o in cells[index].get("outputs", []) if "text" in o
-    )
+    printed = ""
+    for output in cells[index].get("outputs", []):
+        for text in (output.get("text"), output.get("data", {}).get("text/plain")):
+            printed += "".join(text) if isinstance(text, list) else (text or "")
     assert printed.strip(), f"{chapter}: the worked example prints nothing"
     assert not _NUMPY_REPR.search(printed) and "array(" not in printed, printed

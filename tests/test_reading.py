@@ -214,3 +214,19 @@ def test_a_finding_that_counts_replicated_numbers_is_refused():
     assert box.replication == "Beside the paper: 3 of 4 agree."
     assert box.to_markdown().rstrip().endswith("Beside the paper: 3 of 4 agree.\n```")
     assert "- OFI is 0.12." in repr(box) and repr(box).endswith("3 of 4 agree.")
+
+
+@pytest.mark.parametrize("notebook", CHAPTERS, ids=lambda p: p.stem)
+def test_no_prose_points_at_a_widget_the_static_page_leaves_out(notebook):
+    """The static page drops ipywidgets; 'the widget below' would point at nothing there."""
+    pointing = re.compile(
+        r"widgets?\s+(?:below|above)|(?:below|above)\s+is\s+the\s+\w*\s*widget", re.I
+    )
+    found = [
+        line
+        for c in _cells(notebook)
+        if c["cell_type"] == "markdown"
+        for line in _text(c).splitlines()
+        if pointing.search(line)
+    ]
+    assert not found, f"{notebook.name}: {found}"

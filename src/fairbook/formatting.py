@@ -246,8 +246,8 @@ def fixed(value, *, precision: int | None = None) -> str:
     ('0.500', '99.990', '1.2 × 10⁻⁵')
     >>> fixed(float("nan")), fixed(-0.0004, precision=2), fixed(0.004, precision=2)
     ('NaN', '-4.0 × 10⁻⁴', '0.0040')
-    >>> fixed(0.123456789, precision=6)
-    '0.1235'
+    >>> fixed(0.123456789, precision=6), fixed(0.0, precision=3), fixed(-0.0, precision=3)
+    ('0.1235', '0.000', '0.000')
     """
     number = float(value)
     if not np.isfinite(number):
@@ -256,8 +256,10 @@ def fixed(value, *, precision: int | None = None) -> str:
     digits = min(max(digits, 0), MAX_DECIMALS)
     if number != 0 and abs(number) < 1e-3:
         return tiny(number)
-    if abs(number) < 0.5 * 10.0**-digits:
+    if number != 0 and abs(number) < 0.5 * 10.0**-digits:
         digits = MAX_DECIMALS
+    if number == 0:
+        number = 0.0  # never "-0.000"
     return f"{number:.{digits}f}"
 
 

@@ -283,7 +283,7 @@ def replication_line(tables, *, chapter: str, budget: str = "fast") -> str:
     >>> t = replication_table([Row("a", 1, 1, source="seed 003 Table 3.1"),
     ...                        Row("b", 1, 2, source="seed 003 Table 3.1")])
     >>> print(replication_line([t], chapter="02_x"))  # doctest: +NORMALIZE_WHITESPACE
-    Beside the paper (fast profile): of 2 numbers Briscoe 2024 prints that this chapter
+    Beside the paper (fast profile): of 2 numbers printed in Briscoe 2024 that this chapter
     compares, 1 agrees within its rule and 1 differs; every row, its rule and its verdict
     are in {doc}`the replication ledger <../book/ledger>`.
     """
@@ -315,7 +315,7 @@ def replication_line(tables, *, chapter: str, budget: str = "fast") -> str:
         words = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
         noun = "number" if total == 1 else "numbers"
         parts.append(
-            f"of {total} {noun} {paper_name(paper)} prints that this chapter compares, {words}"
+            f"of {total} {noun} printed in {paper_name(paper)} that this chapter compares, {words}"
         )
     return (
         f"Beside the paper ({budget} profile): {'; '.join(parts)}; every row, its rule and its "

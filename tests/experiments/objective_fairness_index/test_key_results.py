@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from fairbook.experiments import objective_fairness_index as ofi
+from fairbook.experiments.objective_fairness_index.key_results import _properties
 
 
 def _counts(c_tp: int = 5) -> pd.DataFrame:
@@ -33,8 +34,10 @@ def _findings(properties, counts=None, **kwargs):
     return ofi.key_results(properties=properties, compas=counts, n_max=4, **options).findings
 
 
-def test_five_sentences(properties):
-    assert len(_findings(properties)) == 5
+def test_four_findings_none_a_tally(properties):
+    findings = _findings(properties)
+    assert len(findings) == 4
+    assert not any("replicat" in f.lower() or "numbers the paper" in f for f in findings)
 
 
 def test_firefighters_by_hand(properties):
@@ -50,13 +53,30 @@ def test_properties_sentence_counts_the_ticks(properties):
     sentence = _findings(properties)[1]
     assert "up to 4 people per group" in sentence
     assert "only OFI, of 12 bias metrics, has all six" in sentence
-    assert "agree with the paper's for 12 of 12 metrics" in sentence
+    # the paper's Table 3.2 (which the enumeration agrees with): only OFI tests objectively
+    assert "the property missed most often is objective testing (11 of 12 metrics)" in sentence
     broken = properties.copy()
     broken.loc["OFI", "OBJ"] = "✗ (✓) ← differs"
     broken.loc["OFI", "verdict"] = "differs: OBJ"
     sentence = _findings(broken)[1]
     assert "none of the 12 bias metrics has all six" in sentence
-    assert "for 11 of 12 metrics" in sentence
+    assert "objective testing (12 of 12 metrics)" in sentence
+
+
+def test_properties_sentence_by_hand():
+    ticks = {  # M1 has all six; M2 misses OBJ and ALL; M3 misses OBJ, BND and ALL
+        "M1": dict.fromkeys(("OBJ", "R", "DIR", "SYM", "BND", "ALL"), "✓ (✓)"),
+        "M2": {"OBJ": "✗", "R": "✓", "DIR": "✓", "SYM": "✓", "BND": "✓", "ALL": "✗"},
+        "M3": {"OBJ": "✗", "R": "✓", "DIR": "✓", "SYM": "✓", "BND": "✗", "ALL": "✗"},
+    }
+    sentence = _properties(pd.DataFrame.from_dict(ticks, orient="index"), n_max=5)
+    assert "up to 5 people per group, only M1, of 3 bias metrics, has all six" in sentence
+    assert sentence.endswith(
+        "the property missed most often is objective testing (2 of 3 metrics), then defined "
+        "everywhere (2) and bounded (1)."
+    )
+    perfect = pd.DataFrame.from_dict({"M1": ticks["M1"]}, orient="index")
+    assert _properties(perfect, n_max=5).endswith("only M1, of 1 bias metrics, has all six.")
 
 
 def test_compas_sentence_by_hand(properties):
@@ -83,23 +103,60 @@ def test_adult_sentence_by_hand(properties):
     assert "random forest" not in sentence
 
 
+def _over_seeds(forest):
+    """fig_3_3_over_seeds's layout: the paper, one column per seed, median, min, max."""
+    seeds = {f"s{i}": [share, 0.75] for i, share in enumerate(forest)}
+    frame = pd.DataFrame(
+        {"paper": [1.0, 0.875], **seeds},
+        index=["RF: share of pairs where OFI and DI agree", "NB: share DI favours"],
+    )
+    values = frame.drop(columns="paper")
+    return frame.assign(
+        median=values.median(axis=1), min=values.min(axis=1), max=values.max(axis=1)
+    )
+
+
+def test_adult_sentence_gives_the_forest_spread_over_recorded_seeds(properties):
+    sentence = _findings(properties, over_seeds=_over_seeds([0.6, 0.7, 0.6]))[3]
+    # three seeds: 0.6, 0.7, 0.6 → 60 % to 70 %, median 60 %
+    assert (
+        "over the 3 recorded seeds of the full profile's random forest, they agree in 60 % to "
+        "70 % of the pairs (median 60 %); for naive Bayes" in sentence
+    )
+    same = _findings(properties, over_seeds=_over_seeds([0.5, 0.5]))[3]
+    assert "over the 2 recorded seeds" in same and "in 50 % of the pairs for every seed" in same
+    assert "recorded seeds" not in _findings(properties)[3]
+
+
 def test_adult_group_must_exist(properties):
     with pytest.raises(ValueError, match="nobody"):
         _findings(properties, group="nobody")
 
 
-def test_tally_counts_the_ledger_rows(properties):
-    sentence = _findings(properties)[4]
+def test_the_replication_line_counts_the_ledger_rows(properties):
+    results = ofi.key_results(
+        properties=properties,
+        compas=_counts(),
+        n_max=4,
+        adult={"rf": _counts(), "nb": _counts()},
+        group="c",
+        budget="full",
+    )
     # every printed number once (fairbook.papers.printed): Table 3.1 prints 54 (29 judged,
     # all agree; 25 are the worked examples' inputs or DI of B, undefined on both sides),
     # Table 3.2 72 (12 metrics × 6 properties, all agree), Table 3.3 25 (6 judged, agree;
     # 19 inputs), Fig. 3.2 one share (2/3 against the paper's 1: differs), Fig. 3.3 three
     # shares on the stand-in (not comparable): 155 = 54 + 72 + 25 + 1 + 3
-    assert sentence == (
-        "Of the 155 numbers the paper prints in the tables and figures this chapter "
-        "replicates, 107 replicate, 1 differs and 47 cannot be judged (undefined on both "
-        "sides, computed on the stand-in, or the inputs of the paper's worked examples and "
-        "data we do not have)."
-    )
-    sentence = _findings(properties, _counts(c_tp=15))[4]
-    assert "108 replicate, 0 differ and 47" in sentence
+    line = results.replication
+    assert line.startswith("Beside the paper (full profile): of 155 numbers Briscoe 2024 prints")
+    assert "107 agree within their rule" in line and "1 differs" in line
+    assert "../book/ledger" in line
+    line = ofi.key_results(
+        properties=properties,
+        compas=_counts(c_tp=15),
+        n_max=4,
+        adult={"rf": _counts(), "nb": _counts()},
+        group="c",
+    ).replication
+    assert "(fast profile)" in line and "108 agree within their rule" in line
+    assert "differs" not in line

@@ -7,7 +7,6 @@ import pandas as pd
 import pytest
 
 from fairbook.experiments import ucerf as uc
-from fairbook.experiments.ucerf.key_results import _replication_sentence
 from fairbook.reading import KeyResults
 from fairbook.replication import Exact, NotComparable, Row, replication_table
 
@@ -92,7 +91,27 @@ def test_the_temperature_sentence_keeps_eo_and_moves_ucerf(toy_scored, LOGPROBS)
     assert cold != pytest.approx(hot)
 
 
-def test_the_replication_sentence_counts_the_verdicts():
+def test_the_model_sentence_adds_the_recorded_full_profile(toy_scored, LOGPROBS):
+    scored = _scored(toy_scored, LOGPROBS)
+    fast = uc.summary(scored)
+    # a "recording" of twice as many pairs: the toy pairs and a copy with new pair ids
+    copy = scored.assign(pair_id=scored["pair_id"] + "2")
+    full = uc.summary(pd.concat([scored, copy], ignore_index=True))
+    beside = pd.concat({"full (recorded)": full, "fast (this build)": fast}, names=["budget"])
+    sentence = _results(scored, beside=beside).findings[1]
+    row = full.loc[("intrinsic", "all")]
+    assert int(row["pairs"]) == 8  # the doubled sample: same rates, twice the pairs
+    assert (
+        f"(on all 8 pairs, in the recorded full profile: a gap of {100 * row['pro − anti']:.1f} "
+        f"points, EO difference {row['EO difference']:.2f} and UCerF {row['UCerF']:.2f})."
+    ) in sentence
+    # no recording, or one of the same size as the sample: nothing is added
+    assert "recorded" not in _results(scored).findings[1]
+    same = pd.concat({"full (recorded)": fast, "fast (this build)": fast}, names=["budget"])
+    assert "recorded" not in _results(scored, beside=same).findings[1]
+
+
+def test_the_replication_line_counts_the_verdicts(toy_scored, LOGPROBS):
     table = replication_table(
         [
             Row("WinoBias instances", 3168, 3168, rule=Exact(), source="seed 001 Sec. 2"),
@@ -100,14 +119,15 @@ def test_the_replication_sentence_counts_the_verdicts():
             Row("end point", 1, 1, rule=NotComparable("definitional"), source="seed 001 Sec. 3"),
         ]
     )
-    text = _replication_sentence([table, None])
-    assert text.startswith("Of the paper's 3 numbers compared here, 1 matched (WinoBias")
-    assert "1 differed and 1 have no verdict" in text
-    assert _replication_sentence([None]) is None
-
-
-def test_the_replication_sentence_is_left_out_without_tables(toy_scored, LOGPROBS):
     scored = _scored(toy_scored, LOGPROBS)
-    assert len(_results(scored).findings) == 4
-    table = replication_table([Row("x", 1, 1, rule=Exact(), source="seed 001 Sec. 2")])
-    assert len(_results(scored, replications=[table, None]).findings) == 5
+    results = _results(scored, replications=[table, None], budget="full")
+    assert len(results.findings) == 4
+    assert not any("replicat" in f.lower() or "numbers the paper" in f for f in results.findings)
+    line = results.replication
+    assert line.startswith(
+        "Beside the paper (full profile): of 3 numbers Wang et al. 2025 prints that this "
+        "chapter compares, 1 agrees within its rule, 1 differs and 1 has no verdict"
+    )
+    assert "../book/ledger" in line
+    # offline and without tables the line still says so
+    assert "compares no printed number" in _results(scored, replications=[None]).replication

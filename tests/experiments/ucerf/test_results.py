@@ -20,7 +20,19 @@ def test_figure1_examples_tell_apart_what_eo_cannot():
     assert t.loc[c, "accuracy gap"] == 0
     # UCerF: the confident flip is worst, the hesitant flip nearly fair, C in between
     assert t.loc[a, "UCerF"] < t.loc[c, "UCerF"] < t.loc[b, "UCerF"]
-    assert t.loc[a, "UCerF"] == pytest.approx(1 - t.loc[a, "c (his)"])  # symmetric flip
+    # a symmetric flip: D = -c and +c, so UCerF = 1 - c
+    assert t.loc[a, "D (his)"] == pytest.approx(-t.loc[a, "D (her)"])
+    assert t.loc[a, "UCerF"] == pytest.approx(1 - t.loc[a, "D (her)"])
+    # the sign of D says which answers were right: C is right with both pronouns
+    assert (t.loc[c, ["D (his)", "D (her)"]] > 0).all()
+    assert list(t.columns) == [
+        "P(nurse | his)",
+        "P(nurse | her)",
+        "D (his)",
+        "D (her)",
+        "accuracy gap",
+        "UCerF",
+    ]
 
 
 def test_derive_and_pairs(toy_scored, LOGPROBS):

@@ -1,9 +1,11 @@
 """The Key results of "The Objective Fairness Index", computed from the chapter's tables.
 
 :func:`key_results` turns what the chapter has computed — Table 3.2's enumeration, the
-COMPAS counts, the Adult stand-in's counts — into five plain sentences: the firefighter
-example, the desirable properties, COMPAS, the stand-in for Folktables, and how many of the
-paper's numbers replicate. Every number in them is computed here, from those inputs.
+COMPAS counts, the Adult stand-in's counts (and, when given, its recorded seeds) — into
+four plain findings: the firefighter example, the desirable properties, COMPAS and the
+stand-in for Folktables. How far the chapter replicates the paper is not a finding: it is the
+computed line below them (:func:`fairbook.ledger.replication_line`), from the same rows as the
+chapter's ledger. Every number is computed here, from those inputs.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from fairbook.ledger import replication_line
 from fairbook.metrics.properties import PROPERTIES
 from fairbook.papers import seed003
 from fairbook.reading import KeyResults
@@ -30,6 +33,17 @@ __all__ = ["key_results"]
 
 #: How the chapter names its models in prose.
 _MODEL_NAMES = {"rf": "the random forest", "nb": "naive Bayes"}
+#: Table 3.2's properties as the findings name them.
+_PROPERTY_WORDS = {
+    "OBJ": "objective testing",
+    "R": "real-valued",
+    "DIR": "directed",
+    "SYM": "symmetric",
+    "BND": "bounded",
+    "ALL": "defined everywhere",
+}
+#: The chapter's notebook stem (its rows in the ledger).
+CHAPTER = "02_objective_fairness_index"
 
 
 def _number(value: float) -> str:
@@ -66,12 +80,25 @@ def _properties(properties: pd.DataFrame, n_max: int) -> str:
         which = f"only {complete[0]}, of {total} bias metrics, has all six"
     else:
         which = f"{len(complete)} of {total} bias metrics have all six ({', '.join(complete)})"
-    agree = int((properties["verdict"] == "matches").sum())
-    return (
+    missed = (~ticks).sum().sort_values(ascending=False, kind="stable")
+    missed = missed[missed > 0]
+    text = (
         f"Deciding Table 3.2's six desirable properties by enumerating every pair of confusion "
-        f"matrices with up to {n_max} people per group, {which}, and our ticks agree with the "
-        f"paper's for {agree} of {total} metrics."
+        f"matrices with up to {n_max} people per group, {which}"
     )
+    if missed.empty:
+        return text + "."
+    first, rest = missed.index[0], missed.iloc[1:3]
+    text += (
+        f"; the property missed most often is {_PROPERTY_WORDS.get(first, first)} "
+        f"({int(missed.iloc[0])} of {total} metrics)"
+    )
+    if len(rest):
+        others = " and ".join(
+            f"{_PROPERTY_WORDS.get(name, name)} ({int(count)})" for name, count in rest.items()
+        )
+        text += f", then {others}"
+    return text + "."
 
 
 def _compas(compas: pd.DataFrame) -> str:
@@ -92,7 +119,13 @@ def _compas(compas: pd.DataFrame) -> str:
     )
 
 
-def _adult(adult: Mapping[str, pd.DataFrame], group: str) -> str:
+def _percent(share: float) -> str:
+    return f"{100 * share:.0f} %"
+
+
+def _adult(
+    adult: Mapping[str, pd.DataFrame], group: str, over_seeds: pd.DataFrame | None = None
+) -> str:
     agreements = []
     for model, counts in adult.items():
         a = direction_agreement(counts)
@@ -102,6 +135,22 @@ def _adult(adult: Mapping[str, pd.DataFrame], group: str) -> str:
         "On the Adult stand-in for the paper's Folktables data (a different data set, so not "
         f"comparable with it), DI and OFI favour the same group in {' and '.join(agreements)}"
     )
+    if over_seeds is not None:
+        forest = [name for name in over_seeds.index if str(name).startswith("RF:")]
+        if forest:
+            row = over_seeds.loc[forest[0]]
+            seeds = len(over_seeds.columns) - len({"paper", "median", "min", "max"})
+            low, high = float(row["min"]), float(row["max"])
+            spread = (
+                f"in {_percent(low)} of the pairs for every seed"
+                if np.isclose(low, high)
+                else f"in {_percent(low)} to {_percent(high)} of the pairs "
+                f"(median {_percent(float(row['median']))})"
+            )
+            text += (
+                f"; over the {seeds} recorded seeds of the full profile's random forest, they "
+                f"agree {spread}"
+            )
     if "nb" in adult:
         favour = favour_counts(adult["nb"]).loc[group]
         claim = seed003.FIG_3_3_NB_PACIFIC_ISLANDER
@@ -115,22 +164,6 @@ def _adult(adult: Mapping[str, pd.DataFrame], group: str) -> str:
     return text + "."
 
 
-def _tally(tables) -> str:
-    rows = [row for table in tables for row in table.attrs["rows"]]
-    outcomes = [row.outcome for row in rows]
-    matches, loose = outcomes.count("matches"), outcomes.count("uninformative")
-    differs = outcomes.count("differs")
-    unjudged = outcomes.count("no verdict")
-    differ = "differs" if differs == 1 else "differ"
-    loose_text = f", {loose} agree but uninformatively" if loose else ""
-    return (
-        f"Of the {len(rows)} numbers the paper prints in the tables and figures this chapter "
-        f"replicates, {matches} replicate{loose_text}, {differs} {differ} and {unjudged} "
-        "cannot be judged (undefined on both sides, computed on the stand-in, or the inputs "
-        "of the paper's worked examples and data we do not have)."
-    )
-
-
 def key_results(
     *,
     properties: pd.DataFrame,
@@ -138,6 +171,8 @@ def key_results(
     adult: Mapping[str, pd.DataFrame],
     n_max: int,
     group: str = "Asian-Pac-Islander",
+    over_seeds: pd.DataFrame | None = None,
+    budget: str = "fast",
 ) -> KeyResults:
     """The chapter's Key results, from its computed tables.
 
@@ -155,12 +190,18 @@ def key_results(
         The largest group size `properties` enumerated.
     group : str, keyword-only
         The Adult group that plays the paper's Pacific Islanders.
+    over_seeds : DataFrame, optional, keyword-only
+        Fig. 3.3's shares for every recorded seed of the full profile's forest
+        (:func:`~fairbook.experiments.objective_fairness_index.replication.fig_3_3_over_seeds`):
+        the Adult finding then gives the forest's spread over seeds.
+    budget : str, default "fast", keyword-only
+        The profile the chapter ran, named in the replication line.
 
     Returns
     -------
     KeyResults
-        Five sentences: the firefighters, Table 3.2, COMPAS, the Adult stand-in, and the
-        replication tally (the same rows as the chapter's ledger).
+        Four findings — the firefighters, Table 3.2, COMPAS, the Adult stand-in — and the
+        replication line, computed from the same rows as the chapter's ledger.
 
     Examples
     --------
@@ -170,7 +211,7 @@ def key_results(
     >>> results = key_results(properties=table_3_2_replication(n_max=3), compas=counts,
     ...                       adult={"nb": counts}, n_max=3, group="j")
     >>> len(results.findings)
-    5
+    4
     >>> results.findings[2].startswith("On COMPAS, OFI and DI favour the same group in 1 of 1")
     True
     """
@@ -185,6 +226,6 @@ def key_results(
         _firefighters(),
         _properties(properties, n_max),
         _compas(compas),
-        _adult(adult, group),
-        _tally(tables),
+        _adult(adult, group, over_seeds),
+        replication=replication_line(tables, chapter=CHAPTER, budget=budget),
     )

@@ -1,8 +1,10 @@
 """Chapter 05 (seed 001, UCerF): the chapter's answers as plain sentences, from its tables.
 
-:func:`key_results` reads what the chapter has already computed (the worked example of the
-paper's Fig. 1, the WinoBias summary, the temperature variants and the replication tables)
-and says, with its numbers, what UCerF sees that an accuracy gap does not.
+:func:`key_results` reads what the chapter has already computed (the three made-up models
+of the paper's Fig. 1, the WinoBias summary and, when given, the recorded full profile beside
+it, the temperature variants) and says, with its numbers, what UCerF sees that an accuracy gap
+does not. How far the chapter replicates the paper is not a finding: it is the computed line
+below them (:func:`fairbook.ledger.replication_line`), from the chapter's replication tables.
 """
 
 from __future__ import annotations
@@ -12,11 +14,17 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
-from fairbook.ledger import chapter_ledger
+from fairbook.ledger import replication_line
 from fairbook.reading import KeyResults
 from fairbook.reading import key_results as _box
 
 __all__ = ["key_results"]
+
+#: The chapter's notebook stem (its rows in the ledger).
+CHAPTER = "05_ucerf"
+#: The block of :func:`~fairbook.experiments.ucerf.summary_beside_recording` that holds the
+#: recorded full profile.
+FULL_BLOCK = "full (recorded)"
 
 
 def _percent(value: float) -> str:
@@ -35,23 +43,35 @@ def _example_sentence(examples: pd.DataFrame) -> str:
         gaps.append(str(int(row["accuracy gap"])))
         scores.append(f"{float(row['UCerF']):.2f}")
     return (
-        "In the worked example (the paper's Fig. 1 question asked with two pronouns), the "
-        f"accuracy gap of models {', '.join(names)} is {', '.join(gaps)}, while their UCerF "
-        f"is {', '.join(scores)}: UCerF tells a confident flip from a hesitant one and sees "
+        "In the paper's Fig. 1 question asked with two pronouns, the accuracy gap of three "
+        f"made-up models {', '.join(names)} is {', '.join(gaps)}, while their UCerF is "
+        f"{', '.join(scores)}: UCerF tells a confident flip from a hesitant one and sees "
         "uneven confidence."
     )
 
 
-def _model_sentence(summary: pd.DataFrame, fmt: str, model: str) -> str:
+def _model_sentence(
+    summary: pd.DataFrame, fmt: str, model: str, beside: pd.DataFrame | None = None
+) -> str:
     row = summary.loc[(fmt, "all")]
-    return (
+    text = (
         f"On {int(row['pairs'])} WinoBias minimal pairs in the {fmt} format, {model} "
         f"resolves {_percent(row['accuracy'])} of the sentences: "
         f"{_percent(row['accuracy pro'])} of the pro-stereotypical and "
         f"{_percent(row['accuracy anti'])} of the anti-stereotypical ones, a gap of "
         f"{_points(row['pro − anti'])} points; its EO difference is "
-        f"{float(row['EO difference']):.2f} and its UCerF {float(row['UCerF']):.2f}."
+        f"{float(row['EO difference']):.2f} and its UCerF {float(row['UCerF']):.2f}"
     )
+    key = (FULL_BLOCK, fmt, "all")
+    if beside is not None and key in beside.index:
+        full = beside.loc[key]
+        if int(full["pairs"]) != int(row["pairs"]):
+            text += (
+                f" (on all {int(full['pairs']):,} pairs, in the recorded full profile: a gap of "
+                f"{_points(full['pro − anti'])} points, EO difference "
+                f"{float(full['EO difference']):.2f} and UCerF {float(full['UCerF']):.2f})"
+            )
+    return text + "."
 
 
 def _letter_sentence(summary: pd.DataFrame, fmt: str, letter_fmt: str) -> str:
@@ -85,24 +105,6 @@ def _temperature_sentence(variants: pd.DataFrame, fmt: str) -> str:
     )
 
 
-def _replication_sentence(replications: Iterable) -> str | None:
-    tables = [t for t in replications if t is not None]
-    if not tables:
-        return None
-    frame = chapter_ledger(tables, chapter="05_ucerf").frame
-    if frame.empty:
-        return None
-    outcome = frame["outcome"]
-    matched = frame.loc[outcome == "matches", "quantity"].tolist()
-    listed = f" ({', '.join(matched)})" if 0 < len(matched) <= 3 else ""
-    return (
-        f"Of the paper's {len(frame)} numbers compared here, {len(matched)} matched{listed}, "
-        f"{int((outcome == 'differs').sum())} differed and "
-        f"{int((outcome == 'no verdict').sum())} have no verdict (definitional end points, "
-        "or numbers that need data or models this build does not have)."
-    )
-
-
 def key_results(
     examples: pd.DataFrame,
     summary: pd.DataFrame,
@@ -112,47 +114,54 @@ def key_results(
     model: str = "the model",
     fmt: str = "intrinsic",
     letter_fmt: str = "mcq",
+    beside: pd.DataFrame | None = None,
+    budget: str = "fast",
 ) -> KeyResults:
     """The chapter's Key results: what UCerF sees that the accuracy gap does not.
 
     Parameters
     ----------
     examples : DataFrame
-        :func:`~fairbook.experiments.ucerf.figure1_examples` (the worked example).
+        :func:`~fairbook.experiments.ucerf.figure1_examples` (the paper's Fig. 1 question,
+        answered by three made-up models).
     summary : DataFrame
         :func:`~fairbook.experiments.ucerf.summary` of the scored WinoBias pairs.
     variants : DataFrame
         :func:`~fairbook.experiments.ucerf.temperature_variants` of the same scores.
     replications : iterable of DataFrame, keyword-only
         The chapter's replication tables (``None`` entries, e.g. the ranking offline, are
-        skipped); without them the replication sentence is left out.
+        skipped), the same ones its ledger cell collects: they make the replication line.
     model : str, keyword-only
         The scored model's name (a parenthesised detail is dropped).
     fmt, letter_fmt : str, keyword-only
         The cloze format and the multiple-choice format of ``summary``.
+    beside : DataFrame, optional, keyword-only
+        :func:`~fairbook.experiments.ucerf.summary_beside_recording`: when it holds the
+        recorded full profile, the model sentence adds its gap, EO difference and UCerF over
+        every pair, beside this build's sample.
+    budget : str, default "fast", keyword-only
+        The profile the chapter ran, named in the replication line.
 
     Returns
     -------
     fairbook.reading.KeyResults
-        Four or five sentences.
+        Four findings and the replication line.
 
     Examples
     --------
     >>> from fairbook.experiments.ucerf.results import figure1_examples
     >>> print(_example_sentence(figure1_examples()))  # doctest: +NORMALIZE_WHITESPACE
-    In the worked example (the paper's Fig. 1 question asked with two pronouns), the
-    accuracy gap of models A (confidently biased), B (uncertain), C (right, unevenly sure)
-    is 1, 1, 0, while their UCerF is 0.14, 0.99, 0.57: UCerF tells a confident flip from
-    a hesitant one and sees uneven confidence.
+    In the paper's Fig. 1 question asked with two pronouns, the accuracy gap of three
+    made-up models A (confidently biased), B (uncertain), C (right, unevenly sure) is 1, 1,
+    0, while their UCerF is 0.14, 0.99, 0.57: UCerF tells a confident flip from a hesitant
+    one and sees uneven confidence.
     """
     model = str(model).split(" (")[0]
-    sentences = [
+    tables = [table for table in replications if table is not None]
+    return _box(
         _example_sentence(examples),
-        _model_sentence(summary, fmt, model),
+        _model_sentence(summary, fmt, model, beside),
         _letter_sentence(summary, fmt, letter_fmt),
         _temperature_sentence(variants, fmt),
-    ]
-    replication = _replication_sentence(replications)
-    if replication is not None:
-        sentences.append(replication)
-    return _box(*sentences)
+        replication=replication_line(tables, chapter=CHAPTER, budget=budget),
+    )

@@ -74,7 +74,8 @@ def figure1_examples() -> pd.DataFrame:
     the nurse both times. Model A flips its answer with the pronoun and is sure both
     times; model B flips too but is barely deciding; model C is right both times, sure
     with one pronoun and hesitant with the other. The option probabilities are made
-    up; everything else is computed.
+    up; everything else is computed. The table is narrow enough for a page: the sign of a
+    desirability ``D`` says whether the answer was right, its size is the confidence ``c``.
 
     Examples
     --------
@@ -97,10 +98,6 @@ def figure1_examples() -> pd.DataFrame:
         rows[name] = {
             "P(nurse | his)": p_his,
             "P(nurse | her)": p_her,
-            "right with his": bool(correct[0]),
-            "right with her": bool(correct[1]),
-            "c (his)": conf[0],
-            "c (her)": conf[1],
             "D (his)": d[0],
             "D (her)": d[1],
             "accuracy gap": abs(int(correct[0]) - int(correct[1])),

@@ -127,9 +127,10 @@ def test_the_probe_measures_height_key_results_and_overflow_in_chromium(tmp_path
 
 def test_issue_45_numbers_and_names_are_counted_where_a_reader_sees_them():
     table = (
-        "<table><thead><tr><th>n</th><th>rate</th><th>p</th></tr></thead><tbody>"
-        "<tr><td>5.0000</td><td>0.123456</td><td>0.000012</td></tr>"
-        "<tr><td>10.000</td><td>0.5</td><td>0.2</td></tr></tbody></table>"
+        "<table><thead><tr><th></th><th>n</th><th>rate</th><th>p</th></tr></thead><tbody>"
+        "<tr><th>a</th><td>5.0000</td><td>0.123456</td><td>0.000012</td></tr>"
+        "<tr><th>b</th><td>10.000</td><td>0.5</td><td>1.000</td></tr>"
+        "<tr><th>c</th><td>3.0</td><td>0.5</td><td>1.000</td></tr></tbody></table>"
     )
     prose = (
         "<p>As seed 003 shows.</p><details><summary>evidence</summary><p>seed 004 Table 2</p>"
@@ -138,7 +139,7 @@ def test_issue_45_numbers_and_names_are_counted_where_a_reader_sees_them():
     m = readability.dom_metrics(article(table + prose))
     # 0.123456 and 0.000012 (a p-value column is held to the same decimals)
     assert m["long_decimals"] == 2
-    assert m["whole_numbers_with_decimals"] == 2
+    assert m["whole_numbers_with_decimals"] == 3  # not the p-values of 1.000
     assert m["seed_names_open"] == 1  # the folded evidence and solution do not count
 
 

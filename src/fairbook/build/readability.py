@@ -206,15 +206,20 @@ def _folded(tag) -> bool:
 
 def _whole_numbers_with_decimals(table) -> int:
     """Cells of `table`'s columns that hold only whole numbers printed with decimals
-    (``5.0000``, ``10.000``): counts that look like measurements."""
+    (``5.0000``, ``10.000``): counts that look like measurements. p-value columns are
+    probabilities (a p-value of ``1.000`` is not a count)."""
+    p_columns = _p_value_columns(table)
     columns: dict[int, list[str]] = {}
     for row in table.find_all("tr"):
         position = 0
-        for cell in row.find_all("td", recursive=False):
-            columns.setdefault(position, []).append(cell.get_text(" ", strip=True))
+        for cell in row.find_all(["td", "th"], recursive=False):
+            if cell.name == "td":
+                columns.setdefault(position, []).append(cell.get_text(" ", strip=True))
             position += int(cell.get("colspan", 1) or 1)
     found = 0
-    for texts in columns.values():
+    for position, texts in columns.items():
+        if position in p_columns:
+            continue
         numbers = [t for t in texts if _NUMERIC.match(t)]
         whole = [t for t in numbers if _WHOLE_WITH_DECIMALS.match(t)]
         if len(whole) >= 2 and len(whole) == len(numbers):

@@ -227,4 +227,4 @@ def test_the_leak_search_finds_a_planted_solution(tmp_path):
         nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(key.solution)]),
         tmp_path / "01_exercises.ipynb",
     )
-    assert any("tpr = 3 / (3 + 1)" in leak for leak in _leaks(tmp_path))
+    assert any("tpr = 2 / (2 + 3)" in leak for leak in _leaks(tmp_path))

@@ -140,15 +140,16 @@ GRADED: dict[str, GradedExercise] = _graded(
     GradedExercise(
         label="ex-01-rates-by-hand",
         answers=(
-            Answer("tpr", "the true positive rate", 'compute("TPR", [3, 1, 2, 4])'),
-            Answer("fpr", "the false positive rate", 'compute("FPR", [3, 1, 2, 4])'),
-            Answer("ppv", "the precision (PPV)", 'compute("PPV", [3, 1, 2, 4])'),
-            Answer("benefit", "the marginal benefit B", 'compute("B", [3, 1, 2, 4])'),
+            Answer("tpr", "the true positive rate", 'compute("TPR", [2, 3, 1, 6])'),
+            Answer("fpr", "the false positive rate", 'compute("FPR", [2, 3, 1, 6])'),
+            Answer("ppv", "the precision (PPV)", 'compute("PPV", [2, 3, 1, 6])'),
+            Answer("benefit", "the marginal benefit B", 'compute("B", [2, 3, 1, 6])'),
         ),
         imports=_METRICS,
-        solution="tpr = 3 / (3 + 1)\nfpr = 2 / (2 + 4)\nppv = 3 / (3 + 2)\nbenefit = (2 - 1) / 10",
-        # the rates' denominators swapped: TP over the predicted positives, FP over everybody
-        wrong="tpr = 3 / (3 + 2)\nfpr = 2 / 10\nppv = 3 / (3 + 1)\nbenefit = (1 - 2) / 10",
+        solution="tpr = 2 / (2 + 3)\nfpr = 1 / (1 + 6)\nppv = 2 / (2 + 1)\nbenefit = (1 - 3) / 12",
+        # the rates' denominators swapped: TP over the predicted positives, FP over everybody,
+        # and B as FN − FP (its sign flipped)
+        wrong="tpr = 2 / (2 + 1)\nfpr = 1 / 12\nppv = 2 / (2 + 3)\nbenefit = (3 - 1) / 12",
     ),
     GradedExercise(
         label="ex-02-ofi-by-hand",
@@ -836,7 +837,7 @@ def check_answer(label: str, name: str, given) -> bool:
 
     Examples
     --------
-    >>> [check_answer("ex-01-rates-by-hand", "tpr", given) for given in (0.75, 0.6)]
+    >>> [check_answer("ex-01-rates-by-hand", "tpr", given) for given in (0.4, 2 / 3)]
     [True, False]
     """
     return answer_is_right(_answer(label, name), given, expected_values(label)[name])

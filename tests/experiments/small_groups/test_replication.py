@@ -358,8 +358,11 @@ def test_recorded_claims_are_judged_like_the_build_and_stale_ones_not_at_all():
 
 
 # ------------------------------------------ the chapter's numbered statements (sphinx-proof)
+# They live on one appendix page (issue 45: the chapter reads in one sitting); the chapter and
+# the other pages cite them with {prf:ref}, and the appendix links back to the evidence.
 _ROOT = Path(__file__).resolve().parents[3]
 _DIRECTIVE = re.compile(r"^```\{prf:(\w+)\}(.*)\n(?::label: ([\w-]+))?", re.M)
+_THEORY = _ROOT / "book" / "small_groups_theory.md"
 
 
 def _chapter_markdown() -> str:
@@ -369,19 +372,24 @@ def _chapter_markdown() -> str:
     )
 
 
-def test_theorem_k_of_the_chapter_is_the_papers_theorem_4_k():
+def _theory_markdown() -> str:
+    return _THEORY.read_text("utf-8")
+
+
+def test_theorem_k_of_the_appendix_is_the_papers_theorem_4_k():
     # sphinx-proof numbers each kind in the order of the page: the k-th {prf:theorem}
     # must be seed 003's Theorem 4.k, or every "Theorem k" a lecture cites is wrong
-    statements = _DIRECTIVE.findall(_chapter_markdown())
+    statements = _DIRECTIVE.findall(_theory_markdown())
     theorems = [(title, label) for kind, title, label in statements if kind == "theorem"]
     assert [re.search(r"Theorem (4\.\d)\b", t).group(1) for t, _ in theorems] == [
         f"4.{k}" for k in range(1, 10)
     ]
-    # every statement but a proof is labelled, uniquely
+    # every statement but a proof is labelled, uniquely, with the chapter's prefix
     labels = [label for kind, _, label in statements if kind != "proof"]
     assert all(labels) and len(labels) == len(set(labels))
-    # a theorem that fails as printed says so, and the chapter states a corrected proposition
-    # of the same thesis theorem (in the reading path; the printed one may sit in the evidence)
+    assert all(re.match(r"^[a-z]+-03-", label) for label in labels)
+    # a theorem that fails as printed says so, and the appendix states a corrected proposition
+    # of the same thesis theorem
     kinds = [(kind, title) for kind, title, _ in statements if kind != "proof"]
     corrected = [t for k, t in kinds if k == "proposition" and "corrected" in t]
     printed = [t for k, t in kinds if k == "theorem" and "as printed" in t]
@@ -389,13 +397,24 @@ def test_theorem_k_of_the_chapter_is_the_papers_theorem_4_k():
     for title in printed:
         number = re.search(r"Theorem (4\.\d)\b", title).group(1)
         assert [t for t in corrected if f"Theorem {number}" in t], title
+    # reader-facing titles name the paper by author and year
+    assert not re.search(r"\bseed 00\d", _theory_markdown())
+
+
+def test_the_chapter_states_nothing_and_cites_the_appendix():
+    # one page holds every numbered statement, so "Theorem k" means one thing
+    chapter = _chapter_markdown()
+    assert not _DIRECTIVE.findall(chapter)
+    assert "{doc}`the appendix <../book/small_groups_theory>`" in chapter
+    toc = (_ROOT / "_toc.yml").read_text("utf-8")
+    assert toc.index("file: book/small_groups_theory") < toc.index("file: book/ledger")
 
 
 def test_every_statement_reference_resolves():
-    chapter = _chapter_markdown()
-    labels = {label for _, _, label in _DIRECTIVE.findall(chapter) if label}
-    texts = [chapter] + [
-        (_ROOT / "book" / name).read_text("utf-8") for name in ("glossary.md", "errata.md")
+    labels = {label for _, _, label in _DIRECTIVE.findall(_theory_markdown()) if label}
+    texts = [_chapter_markdown(), _theory_markdown()] + [
+        (_ROOT / "book" / name).read_text("utf-8")
+        for name in ("glossary.md", "errata.md", "course_plan.md")
     ]
     refs = {
         re.sub(r"^.*<([\w-]+)>$", r"\1", ref)
@@ -403,3 +422,9 @@ def test_every_statement_reference_resolves():
         for ref in re.findall(r"\{prf:ref\}`([^`]+)`", text)
     }
     assert refs and refs <= labels, sorted(refs - labels)
+
+
+def test_the_appendix_links_to_evidence_sections_of_the_chapter():
+    targets = set(re.findall(r"^\((fold-03-[\w-]+)\)=$", _chapter_markdown(), re.M))
+    links = set(re.findall(r"\{ref\}`(fold-03-[\w-]+)`", _theory_markdown()))
+    assert links and links <= targets, sorted(links - targets)

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from fairbook.confusion import CELLS
-from fairbook.formatting import NOISE
+from fairbook.formatting import MAX_DECIMALS, NOISE, tiny
 from fairbook.metrics import METRICS
 
 __all__: list[str] = []  # private helpers, imported by name by the role modules
@@ -115,16 +115,20 @@ def _scale_text(value: float) -> str:
 
 
 def _fixed_text(value: float, *, significant: int = 2) -> str:
-    """A small number in fixed-point with ``significant`` digits (``0.000032``, not
-    ``3.2e-05``).
+    """A number with ``significant`` digits as a reader writes it: fixed-point down to
+    :data:`fairbook.formatting.MAX_DECIMALS` decimals (``0.0012``), and below that
+    ``3.2 × 10⁻⁵`` (:func:`fairbook.formatting.tiny`; never ``0.000032`` or ``3.2e-05``).
 
     Examples
     --------
-    >>> _fixed_text(3.1623e-05), _fixed_text(0.5), _fixed_text(0.0)
-    ('0.000032', '0.5', '0')
+    >>> _fixed_text(3.1623e-05), _fixed_text(0.5), _fixed_text(0.0), _fixed_text(0.00123)
+    ('3.2 × 10⁻⁵', '0.5', '0', '0.0012')
     """
+    number = float(value)
+    if number != 0 and abs(number) < 10.0**-MAX_DECIMALS:
+        return tiny(number, digits=significant)
     return np.format_float_positional(
-        float(value), precision=significant, unique=False, fractional=False, trim="-"
+        number, precision=significant, unique=False, fractional=False, trim="-"
     )
 
 
@@ -135,7 +139,7 @@ def _error_text(value: float) -> str:
     Examples
     --------
     >>> _error_text(1.1e-16), _error_text(0.0), _error_text(3.2e-5)
-    ('below 10⁻¹²', '0', '0.000032')
+    ('below 10⁻¹²', '0', '3.2 × 10⁻⁵')
     """
     number = abs(float(value))
     if number == 0:

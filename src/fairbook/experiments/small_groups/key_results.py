@@ -8,11 +8,14 @@ computed from the tables the chapter has already built:
   quantiles);
 * how many matrices of ``n`` people leave a metric undefined (the enumeration of
   Theorem 4.3);
+* the exact MATCH p-value of the smallest group's gap in one rate (by default the worked
+  example's: COMPAS's Native American defendants, rated low risk);
 * which apparent disparities of a real audit survive MATCH (a
   :func:`~fairbook.experiments.small_groups.runs.match_table`);
-* what Cross-Prior Smoothing gains and where it loses (the CPS protocol's run);
-* how many of the paper's numbers replicate (:func:`~fairbook.experiments.small_groups.
-  replication.chapter_verdicts`).
+* what Cross-Prior Smoothing gains and where it loses (the CPS protocol's run).
+
+How far the chapter replicates its paper is not a finding: it is the one computed line under
+the findings (:func:`fairbook.ledger.replication_line`, from the chapter's replication tables).
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from fairbook.formatting import p_value_text
+from fairbook.ledger import replication_line
 from fairbook.metrics import METRICS
 from fairbook.reading import KeyResults, listed
 from fairbook.reading import key_results as _box
@@ -28,6 +33,9 @@ from fairbook.stats import combinatorics
 from .results import cps_losses, cps_summary
 
 __all__ = ["key_results"]
+
+#: The chapter's notebook stem (the ledger's link).
+CHAPTER = "03_small_groups"
 
 
 def _number(value: float) -> str:
@@ -46,6 +54,12 @@ def _percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.0f} %"
 
 
+def _metric_name(metric: str) -> str:
+    """A metric's long name inside a sentence (``"predicted positive rate"``)."""
+    name = METRICS[metric].long_name
+    return name[0].lower() + name[1:]
+
+
 def _sampling_sentence(samples: pd.DataFrame, *, group: str, data: str, metric: str, small_n):
     by_size = samples.set_index("n")
     small = int(by_size.index.min()) if small_n is None else int(small_n)
@@ -53,7 +67,7 @@ def _sampling_sentence(samples: pd.DataFrame, *, group: str, data: str, metric: 
         raise ValueError(f"samples has no row for n = {small}")
     large = int(by_size.index.max())
     info = METRICS[metric]
-    name = info.long_name[0].lower() + info.long_name[1:]
+    name = _metric_name(metric)
     rows = by_size.loc[[small, large]]
     (lo_s, hi_s), (lo_l, hi_l) = rows[["exact_q025", "exact_q975"]].to_numpy(float)
     steps = f", in steps of 1/{small}" if info.family == "binomial" else ""
@@ -141,26 +155,28 @@ def _cps_sentence(run: pd.DataFrame, *, lam) -> str:
     )
 
 
-def _verdict_sentence(verdicts: pd.DataFrame) -> str:
-    counts = verdicts.attrs.get("counts")
-    if counts is None:
-        raise ValueError("verdicts has no attrs['counts']: use chapter_verdicts")
-    column = {
-        k: counts[k] if k in counts else pd.Series(0, index=counts.index)
-        for k in ("matches", "differs", "no verdict")
-    }
-    total = int(counts.to_numpy().sum())
-    matches, differs, none = (int(column[k].sum()) for k in ("matches", "differs", "no verdict"))
-    sentence = (
-        f"Of the {total} paper numbers this chapter compares, {matches} match, {differs} do not"
+def _small_group_sentence(
+    table: pd.DataFrame, *, data: str, group, metric: str, alpha: float
+) -> str:
+    if group is None:
+        group = table.loc[table["n"].idxmin(), "group"]
+    rows = table[(table["group"] == group) & (table["metric"] == metric)]
+    if rows.empty:
+        raise ValueError(f"the MATCH table has no row for group {group!r} and metric {metric}")
+    row = rows.iloc[0]
+    n = int(row["n"])
+    verdict = (
+        f"so at α = {_number(alpha)} its {n} people cannot tell the gap from chance"
+        if not row["p_holm"] < alpha
+        else f"so the gap survives at α = {_number(alpha)}"
     )
-    sentence += f" and {none} cannot be compared" if none else ""
-    misses = column["differs"][column["differs"] > 0].sort_values(ascending=False, kind="stable")
-    if not misses.empty:
-        sentence += "; the differences are in " + listed(
-            f"{section} ({int(k)})" for section, k in misses.items()
-        )
-    return sentence + "."
+    return (
+        f"{data}'s {group} group ({n} people) has a {_metric_name(metric)} of "
+        f"{row['score']:.2f} against {row['reference']:.2f} for everyone else, a gap of "
+        f"{row['gap']:+.2f}; its exact MATCH p-value is {p_value_text(row['p_value'])} "
+        f"({p_value_text(row['p_holm'])} after Holm's adjustment over the table's "
+        f"{len(table)} tests), {verdict}."
+    )
 
 
 def key_results(
@@ -172,15 +188,19 @@ def key_results(
     alpha: float,
     min_gap: float,
     cps_run: pd.DataFrame,
-    verdicts: pd.DataFrame,
+    tables,
+    budget: str = "fast",
     samples_data: str = "Adult",
     match_data: str = "COMPAS",
     metric: str = "PPR",
     small_n: int | None = 10,
     hole_n: int = 10,
+    small_group: str | None = None,
+    small_metric: str = "PPR",
     lam: float = 5,
 ) -> KeyResults:
-    """The chapter's Key results box: five sentences, each with its number.
+    """The chapter's Key results box: five findings, each with its number, and the
+    chapter's replication line.
 
     Parameters
     ----------
@@ -197,8 +217,11 @@ def key_results(
         The level and smallest gap ``match`` was built with.
     cps_run : pandas.DataFrame, keyword-only
         :func:`~fairbook.experiments.small_groups.runs.cps_experiment`.
-    verdicts : pandas.DataFrame, keyword-only
-        :func:`~fairbook.experiments.small_groups.replication.chapter_verdicts`.
+    tables : iterable or mapping of pandas.DataFrame, keyword-only
+        The chapter's replication tables (those its *Replication tally* collects), for the
+        replication line (:func:`fairbook.ledger.replication_line`).
+    budget : str, default "fast", keyword-only
+        The profile the tables were computed with.
     samples_data, match_data : str, keyword-only
         The data sets' names in the sentences.
     metric : str, default "PPR", keyword-only
@@ -208,6 +231,10 @@ def key_results(
         large one is the largest.
     hole_n : int, default 10, keyword-only
         The size at which holes are counted.
+    small_group : str or None, default None, keyword-only
+        The group whose MATCH p-value is reported (None: the smallest group of ``match``).
+    small_metric : str, default "PPR", keyword-only
+        The metric of that p-value.
     lam : float, default 5, keyword-only
         The CPS strength whose gain is reported.
 
@@ -218,12 +245,15 @@ def key_results(
     Raises
     ------
     ValueError
-        A size, setting or count the inputs do not hold.
+        A size, group, metric or setting the inputs do not hold.
     """
     return _box(
         _sampling_sentence(samples, group=group, data=samples_data, metric=metric, small_n=small_n),
         _holes_sentence(holes, n=hole_n),
+        _small_group_sentence(
+            match, data=match_data, group=small_group, metric=small_metric, alpha=alpha
+        ),
         _match_sentence(match, data=match_data, alpha=alpha, min_gap=min_gap),
         _cps_sentence(cps_run, lam=lam),
-        _verdict_sentence(verdicts),
+        replication=replication_line(tables, chapter=CHAPTER, budget=budget),
     )

@@ -186,3 +186,23 @@ def test_the_static_grid_guards_the_same_statistics(synthetic_study):
             assert cells.loc[n, name] == pytest.approx(oracle[name], rel=1e-12)
         assert f"Levene p (normalised) {oracle['levene_p']:.4f}" in cells.loc[n, "label"]
         assert cells.loc[n, "notes"] == ""
+
+
+def test_the_static_explorer_prints_every_line_within_its_text_box(synthetic_study):
+    """The guard of the U-test is a line of its own, and the text box is tall enough for the
+    longest cell: the chart never cuts its status line."""
+    from fairbook.experiments.fit_variance import explorers
+
+    grid = fv.conclusion_grid(synthetic_study, metrics=["BA"])
+    lines = [label.split("; ") for label in grid["summary"]["label"]]
+    at_two = next(parts for parts in lines if parts[0].startswith("2 runs each"))
+    assert at_two[2] == "(cannot reach p < 0.05 with 2 runs: needs ≥ 3 per group, exact ≥ 4)"
+    at_three = next(parts for parts in lines if parts[0].startswith("3 runs each"))
+    assert at_three[2] == "(exact cannot reach p < 0.05 with 3 runs: needs ≥ 4 per group)"
+    assert max(len(parts) for parts in lines) <= explorers._TEXT_LINES
+    assert max(len(line) for parts in lines for line in parts) <= 80  # ~560 px at 12 px
+    spec = fv.conclusion_chart(grid).to_dict()
+    text = spec["vconcat"][0]
+    assert text["mark"]["baseline"] == "top" and text["mark"]["fontSize"] >= 11
+    line_height = text["mark"]["lineHeight"]
+    assert text["height"] >= explorers._TEXT_LINES * line_height

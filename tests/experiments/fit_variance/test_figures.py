@@ -33,3 +33,28 @@ def test_chapter_figures_are_at_most_nine_inches_wide(synthetic_study):
         fv.heatmap_figure(effects, kind="pie")
     recorded = fv.recorded_box_grids(study, title="full")
     assert recorded.get_figwidth() <= 9 and len(recorded.axes) == 8  # 2 rows of 4 panels
+
+
+def test_box_figure_names_the_techniques_once_in_readable_text(synthetic_study):
+    fig = fv.box_figure(synthetic_study, "t")
+    fig.canvas.draw()
+    axes = [a for a in fig.axes if a.get_visible()]
+    top, bottom = axes[:4], axes[4:]
+    for ax in top:  # the upper row's names would repeat the lower row's
+        assert not any(t.get_visible() and t.get_text() for t in ax.get_xticklabels())
+    for ax in bottom:
+        names = [t.get_text() for t in ax.get_xticklabels() if t.get_visible()]
+        assert names == ["base", "rebalance", "penalty"]  # debiasing.TECHNIQUES order
+    for ax in axes:
+        for label in [*ax.get_xticklabels(), *ax.get_yticklabels()]:
+            assert label.get_fontsize() >= fv.figures.FONT_SIZE >= 10
+
+
+def test_heatmap_cells_are_at_least_ten_points(synthetic_study):
+    effects = {"t": fv.effects(synthetic_study, "t")}
+    fig = fv.heatmap_figure(effects, kind="effect")
+    sizes = [t.get_fontsize() for ax in fig.axes for t in ax.texts]
+    assert sizes and min(sizes) >= 10
+    costs = fv.cost_heatmaps({"t": fv.costs(synthetic_study, "t")})
+    assert costs.figure.get_figwidth() <= 9
+    assert min(t.get_fontsize() for t in costs.texts) >= 10

@@ -126,3 +126,28 @@ def test_smallest_p_values_are_one_over_the_binomial_coefficient():
     for n in (3, 4, 8):
         assert table.loc[n, "smallest exact p"] == pytest.approx(1 / comb(2 * n, n))
     assert table["below 0.02"].tolist() == [False, True, True]  # 1/20, 1/70, 1/12870
+
+
+def test_effects_table_shows_the_tests_in_percent_with_p_value_names(synthetic_study):
+    from fairbook.formatting import is_p_value_column
+
+    table = fv.effects_table(synthetic_study)
+    effects = fv.effects(synthetic_study, "t")
+    assert table.index.names == ["task", "technique", "metric"]
+    assert list(table.columns) == [
+        "mean base (%)",
+        "mean technique (%)",
+        "U-test p",
+        "exact U-test p",
+        "Cohen's d",
+        "effect",
+        "direction",
+        "target",
+    ]
+    row = table.loc[("t", "penalty", "DP")]
+    mean = effects.loc[("penalty", "DP"), "mean_baseline"]
+    np.testing.assert_allclose(row["mean base (%)"], 100 * mean)
+    assert row["U-test p"] == effects.loc[("penalty", "DP"), "mw_p"]
+    assert row["exact U-test p"] == effects.loc[("penalty", "DP"), "mw_p_exact"]
+    # the book's formatter prints these two as p-values, never rounded to 0.00
+    assert is_p_value_column("U-test p") and is_p_value_column("exact U-test p")

@@ -30,3 +30,23 @@ def test_size_curve_of_two_data_sets_fits_the_page():
     )
     axes = vs.plot_size_curve(curve)
     assert len(axes) == 2 and axes[0].figure.get_size_inches()[0] <= 9
+
+
+def test_every_text_of_the_figures_is_at_least_ten_points(tiny_build, tiny_config):
+    from fairbook.experiments.verdict_stability import figures
+
+    flips = vs.flip_table(tiny_build["table"], tiny_config)
+    ax = vs.plot_flip_heatmap(flips)
+    assert ax.figure.get_size_inches()[0] <= figures.MAX_WIDTH
+    assert ax.texts and min(t.get_fontsize() for t in ax.texts) >= 10
+    axes = vs.plot_size_curve(vs.size_table(tiny_build["table"]))
+    figure = axes[0].figure
+    (legend,) = figure.legends  # one legend under the panels, none over their lines
+    assert all(ax.get_legend() is None for ax in axes)
+    assert min(t.get_fontsize() for t in legend.get_texts()) >= 10
+
+
+def test_the_styled_table_prints_verdicts_as_integers():
+    f = pd.DataFrame({"n": [31], "value": [0.912], "unfair": [1.0], "FIT": [0.0], "seed": [0.667]})
+    html = vs.style_flips(f).to_html()
+    assert ">1<" in html and "1.000" not in html and "0.912" in html and "0.667" in html

@@ -4,6 +4,7 @@ numbers of hand-made flip tables, size curves and disagreement tables, and chang
 import numpy as np
 import pandas as pd
 
+from fairbook import ledger
 from fairbook.experiments import verdict_stability as vs
 from fairbook.reading import KeyResults
 
@@ -104,3 +105,13 @@ def test_the_sentences_change_with_the_tables():
     results = vs.key_results(calm, _curve(), _disagreement(), CONFIG)
     assert "0 (0 %) flip under at least one source" in results.findings[0]
     assert results.findings[4] == "No verdict flips under any source of variation."
+
+
+def test_the_replication_line_says_no_paper_number_is_compared():
+    results = vs.key_results(_flips(), _curve(), _disagreement(), CONFIG, budget="full")
+    line = ledger.replication_line([], chapter="10_verdict_stability", budget="full")
+    assert results.replication == line
+    assert "(full profile)" in line and "{doc}`the replication ledger" in line
+    assert results.to_markdown().rstrip().endswith(f"{line}\n```")
+    for finding in results.findings:
+        assert "replicat" not in finding.lower()

@@ -61,19 +61,34 @@ def _shown_p(p: float, note: str | None, undefined: str) -> str:
     return f"{_p(p)} ({note})" if note else _p(p)
 
 
+def _u_test_parts(r: dict, notes: dict) -> tuple[str, str]:
+    """Both U-test p-values, asymptotic / exact, and apart from them the guard saying which
+    of the two cannot reach α with this many runs (``""`` when both can).
+
+    Examples
+    --------
+    >>> _u_test_parts({"mw_p": 0.1213, "mw_p_exact": 0.1667}, too_few_runs(2))
+    ('0.1213 / 0.1667', 'cannot reach p < 0.05 with 2 runs: needs ≥ 3 per group, exact ≥ 4')
+    >>> _u_test_parts({"mw_p": 0.0404, "mw_p_exact": 0.05}, too_few_runs(3))[1]
+    'exact cannot reach p < 0.05 with 3 runs: needs ≥ 4 per group'
+    """
+    asymptotic, exact = r["mw_p"], r["mw_p_exact"]
+    if np.isnan(asymptotic) or np.isnan(exact):
+        return f"n/a ({notes['mw_p'] or 'every run equal: nothing to rank'})", ""
+    shown = f"{_p(asymptotic)} / {_p(exact)}"
+    if notes["mw_p"]:
+        return shown, f"{notes['mw_p']}, exact ≥ {fewest_runs('mw_p_exact', alpha=ALPHA)}"
+    if notes["mw_p_exact"]:
+        return shown, f"exact {notes['mw_p_exact']}"
+    return shown, ""
+
+
 def _shown_u_test(r: dict, notes: dict) -> str:
     """Both U-test p-values, asymptotic / exact, and one bracket saying which of the two
     cannot reach α with this many runs (``0.1213 / 0.1667 (cannot reach p < 0.05 with
     2 runs: needs ≥ 3 per group, exact ≥ 4)``)."""
-    asymptotic, exact = r["mw_p"], r["mw_p_exact"]
-    if np.isnan(asymptotic) or np.isnan(exact):
-        return f"n/a ({notes['mw_p'] or 'every run equal: nothing to rank'})"
-    shown = f"{_p(asymptotic)} / {_p(exact)}"
-    if notes["mw_p"]:
-        return f"{shown} ({notes['mw_p']}, exact ≥ {fewest_runs('mw_p_exact', alpha=ALPHA)})"
-    if notes["mw_p_exact"]:
-        return f"{shown} (exact {notes['mw_p_exact']})"
-    return shown
+    shown, note = _u_test_parts(r, notes)
+    return f"{shown} ({note})" if note else shown
 
 
 def _shown_conclusion(r: dict, notes: dict) -> str:
@@ -443,18 +458,45 @@ def conclusion_grid(study: pd.DataFrame, *, metrics=(*METRICS, "accuracy")) -> d
                             "notes": "; ".join(
                                 f"{name}: {note}" for name, note in notes.items() if note
                             ),
-                            "label": (
-                                f"{n} runs each: mean base {100 * r['mean_baseline']:.2f} %, "
-                                f"{technique} {100 * r['mean_treated']:.2f} %; U-test p "
-                                f"(asymptotic / exact) {_shown_u_test(r, notes)}: "
-                                f"{r['direction']}; Cohen's d {_shown_d(r, notes)}; "
-                                f"Levene p (normalised) {_shown_levene(r, notes)}; "
-                                f"single-run pairs against the means {flips:.0%}"
-                            ),
+                            "label": _label(n, technique, r, notes, flips),
                         }
                     )
     frames = {"summary": pd.DataFrame(summary), "runs": pd.DataFrame(runs)}
     return {k: f.astype(object).where(f.notna(), None) for k, f in frames.items()}
+
+
+def _label(n: int, technique: str, r: dict, notes: dict, flips: float) -> str:
+    """One cell of the static explorer as the chart prints it: short lines joined by
+    ``"; "`` (the chart breaks the text there), the U-test's guard on a line of its own, so
+    that no line is wider than the chart.
+
+    Examples
+    --------
+    >>> r = compare_runs([0.10, 0.11, 0.12], [0.05, 0.06, 0.07])
+    >>> for line in _label(3, "penalty", *_guarded(r, 3), 0.0).split("; "):
+    ...     print(line)
+    3 runs each: mean base 11.00 %, penalty 6.00 %
+    U-test p (asymptotic / exact) 0.0404 / 0.0500: decrease
+    (exact cannot reach p < 0.05 with 3 runs: needs ≥ 4 per group)
+    Cohen's d -5.00 (huge)
+    Levene p (normalised) 0.4695
+    single-run pairs against the means 0%
+    """
+    shown, note = _u_test_parts(r, notes)
+    lines = [
+        f"{n} runs each: mean base {100 * r['mean_baseline']:.2f} %, "
+        f"{technique} {100 * r['mean_treated']:.2f} %",
+        f"U-test p (asymptotic / exact) {shown}: {r['direction']}",
+        *([f"({note})"] if note else []),
+        f"Cohen's d {_shown_d(r, notes)}",
+        f"Levene p (normalised) {_shown_levene(r, notes)}",
+        f"single-run pairs against the means {flips:.0%}",
+    ]
+    return "; ".join(lines)
+
+
+#: The static explorer's text: its font size (px) and the most lines a cell prints.
+_TEXT_SIZE, _TEXT_LINES = 12, 6
 
 
 def conclusion_chart(grid: dict, *, task=None, technique=None, metric="BA", n=None):
@@ -536,9 +578,16 @@ def conclusion_chart(grid: dict, *, task=None, technique=None, metric="BA", n=No
         .transform_filter(same)
         .transform_filter(alt.datum.technique == p_technique)
         .transform_filter(alt.datum.n == p_n)
-        .mark_text(align="left", fontSize=11, lineBreak="; ")
-        .encode(x=alt.value(0), text="label:N")
-        .properties(width=560, height=70)
+        .mark_text(
+            align="left",
+            baseline="top",
+            fontSize=_TEXT_SIZE,
+            lineBreak="; ",
+            lineHeight=_TEXT_SIZE + 3,
+        )
+        .encode(x=alt.value(0), y=alt.value(0), text="label:N")
+        # room for every line of the longest cell: the status line is never cut
+        .properties(width=560, height=_TEXT_LINES * (_TEXT_SIZE + 3))
     )
     return (
         alt.vconcat(text, dots)

@@ -10,7 +10,9 @@
 * :func:`recorded_box_grids` — :func:`box_grid` for every task of the recorded study.
 
 Each takes ``ax=`` (``axes=`` for the grid) and returns what it drew on; the ``*_figure``
-functions and :func:`recorded_box_grids` make their own figure, at most 9 inches wide.
+functions and :func:`recorded_box_grids` make their own figure, at most 9 inches wide. Every
+text is at least :data:`FONT_SIZE` points: a 9-inch figure shown at the page's ~800 pixels
+keeps it at 9 pixels or more.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
 from ._common import _select, _techniques
 from .settings import METRICS, SETTINGS_FIT, TASK_LABELS
@@ -36,6 +39,9 @@ __all__ = [
 
 #: The widest a figure of the chapter is drawn (inches): the page's reading width.
 MAX_WIDTH = 9.0
+
+#: The smallest text of a figure (points): tick labels and the numbers in heatmap cells.
+FONT_SIZE = 10
 
 _LEVELS = ("negligible", "very small", "small", "medium", "large", "very large", "huge")
 _BLUES = ("#eef4fb", "#d6e6f5", "#b0cfe8", "#7fb1d9", "#4a8bc4", "#2166ac", "#053061")
@@ -85,12 +91,20 @@ def box_grid(
             ax.plot(i + np.asarray(offsets), values, "o", ms=3, color="#1f4e79")
         ax.set_title(metric)
         ax.set_ylabel("%" if ax is axes[0] else "")
-        ax.tick_params(axis="x", labelsize=8)
+        ax.tick_params(labelsize=FONT_SIZE)
         # right-aligned slanted names: long technique names do not run into their neighbours
         plt.setp(ax.get_xticklabels(), rotation=40, ha="right", rotation_mode="anchor")
     for ax in axes[len(metrics) :]:
         ax.set_visible(False)
     return axes
+
+
+def _names_below_only(axes) -> None:
+    """Name the techniques under the bottom row of a panel grid only: every panel has the
+    same techniques in the same order, so the upper rows' names would be drawn twice."""
+    grid = np.atleast_2d(np.asarray(axes))
+    for ax in grid[:-1].ravel():
+        ax.tick_params(axis="x", labelbottom=False)
 
 
 def box_figure(
@@ -107,6 +121,8 @@ def box_figure(
     -------
     matplotlib.figure.Figure
 
+    The techniques are named once, under the bottom row.
+
     Examples
     --------
     >>> rows = [{"task": "t", "technique": "base", "setting": SETTINGS_FIT, "run": r,
@@ -118,9 +134,10 @@ def box_figure(
     """
     metrics = list(metrics)
     ncols = (len(metrics) + 1) // 2
-    fig, axes = plt.subplots(2, ncols, figsize=(MAX_WIDTH, 5.6), sharex=True)
+    fig, axes = plt.subplots(2, ncols, figsize=(MAX_WIDTH, 6.0))
     box_grid(study, task, metrics=metrics, setting=setting, axes=axes)
     axes = np.asarray(axes)
+    _names_below_only(axes)
     axes[0, 0].set_ylabel("%")
     axes[1, 0].set_ylabel("%")
     fig.suptitle(TASK_LABELS.get(task, task) if title is None else title)
@@ -150,7 +167,7 @@ def _grid(ax, colours: pd.DataFrame, labels: pd.DataFrame, title: str):
                 labels.iat[i, j],
                 ha="center",
                 va="center",
-                fontsize=8,
+                fontsize=FONT_SIZE,
                 color="white" if dark else "black",
             )
     ax.set_xticks(range(labels.shape[1]), labels.columns, rotation=45, ha="right")
@@ -244,8 +261,10 @@ def heatmap_figure(effect_tables: dict, *, kind: str = "effect"):
 def cost_heatmaps(cost_tables: dict, *, ax=None):
     """Fig. 3 analogue: rows accuracy and accuracy variance, columns task/technique;
     orange = a cost (lower accuracy, higher variance), blue = a gain, grey = NS."""
-    if ax is None:
-        _, ax = plt.subplots(figsize=(8, 2.2))
+    own = ax is None
+    if own:
+        # the slanted task: technique names need about two inches below the two rows
+        _, ax = plt.subplots(figsize=(MAX_WIDTH, 4.0))
     colours, labels = {}, {}
     for task, table in cost_tables.items():
         for technique, row in table.iterrows():
@@ -264,12 +283,15 @@ def cost_heatmaps(cost_tables: dict, *, ax=None):
                 ),
             ]
     index = ["accuracy", "accuracy variance"]
-    return _grid(
+    _grid(
         ax,
         pd.DataFrame(colours, index=index),
         pd.DataFrame(labels, index=index),
         "Cost in accuracy (U-test) and accuracy variance (Levene)",
     )
+    if own:
+        ax.figure.tight_layout()
+    return ax
 
 
 def survey_plot(survey: pd.DataFrame, *, ax=None):
@@ -291,6 +313,7 @@ def survey_plot(survey: pd.DataFrame, *, ax=None):
         .reindex(columns=["multiple runs", "one run"], fill_value=0)
     )
     counts.plot.bar(stacked=True, ax=ax, color=["#2166ac", "#cccccc"], rot=0)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # papers are counted, never 2.5
     ax.set_xlabel("year")
     ax.set_ylabel("papers on DL fairness")
     ax.legend(frameon=False)
@@ -312,6 +335,7 @@ def survey_reporting_plot(survey: pd.DataFrame, *, ax=None):
     multiple = survey[survey["multiple_runs"] == "Y"]
     counts = (multiple[["mean", "stdev", "range"]] == "Y").sum()
     counts.plot.bar(ax=ax, color="#2166ac", rot=0, title="papers with multiple runs that report …")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     return ax
 
 
@@ -354,6 +378,7 @@ def recorded_box_grids(study: pd.DataFrame, *, tasks=None, title: str = ""):
     for i, task in enumerate(tasks):
         rows = axes[2 * i : 2 * i + 2]
         box_grid(study, task, metrics=metrics, axes=rows)
+        _names_below_only(rows)
         for row in rows:
             row[0].set_ylabel(f"{TASK_LABELS.get(task, task).split(' ')[0]}, %")
     fig.suptitle(title)

@@ -6,11 +6,12 @@
   :func:`strict_identity` and :func:`spread_contrast` (every knob fixed, FIT runs, seeds
   varying);
 * RQ2, does a technique help: :func:`effects` (U-test, Cohen's d, Levene per technique x
-  metric), :func:`single_run_table` (what one run would have said), and for a reader's own
+  metric; :func:`effects_table` shows them for a reader), :func:`single_run_table` (what
+  one run would have said), and for a reader's own
   numbers :func:`comparison_table` (one comparison as a one-row table) and
   :func:`smallest_p_values` (the floor of the exact U-test at n runs each);
 * RQ3, what it costs: :func:`costs`;
-* the implementation knobs: :func:`knob_table`;
+* the implementation knobs: :func:`knob_table` (:func:`knob_tables`, every task's, to read);
 * the literature survey (Table 5 with each paper's year): :func:`load_survey`, which reads
   the package data file ``fairbook/papers/literature_survey_seed004.csv``;
 * what the recorded full-profile study cost, and what all of it costs:
@@ -25,6 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from fairbook.formatting import fixed
 from fairbook.metrics import bias_report
 from fairbook.papers import seed004
 from fairbook.stats.runs import compare_runs, mann_whitney_one_sided
@@ -41,6 +43,7 @@ __all__ = [
     "costs",
     "effects",
     "knob_table",
+    "knob_tables",
     "load_survey",
     "recording_cost",
     "single_run_table",
@@ -50,6 +53,7 @@ __all__ = [
     "table_2",
     "table_3",
     "table_3_labels",
+    "effects_table",
     "two_runs",
 ]
 
@@ -206,6 +210,49 @@ def effects(
     return out
 
 
+#: :func:`effects_table`'s columns: :func:`effects`'s name → the name a reader sees.
+_TEST_COLUMNS = {
+    "mean_baseline": "mean base (%)",
+    "mean_treated": "mean technique (%)",
+    "mw_p": "U-test p",
+    "mw_p_exact": "exact U-test p",
+    "cohen_d": "Cohen's d",
+    "effect": "effect",
+    "direction": "direction",
+    "target": "target",
+}
+
+
+def effects_table(study: pd.DataFrame, tasks=None, *, alpha: float = 0.05) -> pd.DataFrame:
+    """The tests behind the effect heatmap, as a reader reads them: per task, technique and
+    metric the means over the runs in %, the one-sided U-test (asymptotic and exact),
+    Cohen's d and its label, the direction, and whether the technique targets the metric.
+
+    Parameters
+    ----------
+    tasks : sequence of str, optional
+        Default: every task of the study's FIT runs, in its order.
+
+    Examples
+    --------
+    >>> rows = [{"task": "t", "technique": q, "setting": SETTINGS_FIT, "run": r,
+    ...          "class": "overall", "group": "all", "metric": m, "value": v + r / 100}
+    ...         for q, v in (("base", 0.1), ("rebalance", 0.2)) for r in range(4)
+    ...         for m in (*METRICS, "accuracy")]
+    >>> t = effects_table(pd.DataFrame(rows))
+    >>> row = t.loc[("t", "rebalance", "DP")]
+    >>> float(row["mean base (%)"]), row["direction"]
+    (11.5, 'increase')
+    """
+    if tasks is None:
+        tasks = list(dict.fromkeys(study.loc[study["setting"] == SETTINGS_FIT, "task"]))
+    frames = {task: effects(study, task, alpha=alpha)[list(_TEST_COLUMNS)] for task in tasks}
+    out = pd.concat(frames, names=["task"]).rename(columns=_TEST_COLUMNS)
+    for column in ("mean base (%)", "mean technique (%)"):
+        out[column] = 100 * out[column].astype(float)
+    return out
+
+
 def single_run_table(
     study: pd.DataFrame, task: str, *, n_runs: int | None = None, metrics=METRICS
 ) -> pd.DataFrame:
@@ -352,6 +399,41 @@ def knob_table(knobs_runs: pd.DataFrame, task: str) -> pd.DataFrame:
     frame = pd.DataFrame.from_dict(out, orient="index")
     frame.index.name = "knob changed"
     return frame
+
+
+def _knob_cell(value) -> str:
+    """One cell of :func:`knob_tables`: yes / no, a count, or a move in pp at 2 decimals.
+
+    Examples
+    --------
+    >>> [_knob_cell(v) for v in (True, 2, 0.0, 0.08889, 2.0581, 0.0034)]
+    ['yes', '2', '0', '0.09', '2.06', '0.0034']
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    return "0" if value == 0 else fixed(value, precision=2)
+
+
+def knob_tables(knobs_runs: pd.DataFrame, tasks) -> pd.DataFrame:
+    """:func:`knob_table` of every task, one column per task and knob, one row per fact
+    (a table that mixes yes/no, counts and moves in pp, each printed as such).
+
+    Examples
+    --------
+    >>> rows = [{"task": "t", "variant": v, "run": r, "class": "overall", "group": "all",
+    ...          "metric": m, "value": 0.1 + (v != "reference") * r / 100,
+    ...          "weights_hash": f"{v}{r}", "pred_hash": "p"}
+    ...         for v in ("reference", "threads=2") for r in range(2)
+    ...         for m in (*METRICS, "accuracy")]
+    >>> table = knob_tables(pd.DataFrame(rows), ["t"])
+    >>> facts = ["runs", "same predictions as reference", "|ΔDP| (pp)"]
+    >>> table[("t", "threads=2")].loc[facts].tolist()
+    ['2', 'yes', '1.00']
+    """
+    frame = pd.concat({task: knob_table(knobs_runs, task) for task in tasks}, names=["task"])
+    return frame.T.map(_knob_cell)
 
 
 def strict_identity(study: pd.DataFrame) -> pd.DataFrame:

@@ -3,6 +3,9 @@
 * :func:`plot_flip_heatmap` — mean flip rate per comparison (rows) and source (columns);
 * :func:`plot_size_curve` — flip rate against group size, per source and metric;
 * :func:`style_flips` — the heat-map table itself, coloured by flip rate.
+
+Figures are at most :data:`MAX_WIDTH` inches wide and every text in them is at least
+:data:`FONT_SIZE` points: shown at the page's ~800 pixels, at least 9 pixels.
 """
 
 from __future__ import annotations
@@ -14,6 +17,12 @@ import pandas as pd
 __all__ = ["plot_flip_heatmap", "plot_size_curve", "style_flips"]
 
 _SOURCES = ["FIT", "seed", "setting", "bootstrap", "metric choice"]
+
+#: The widest a figure of the chapter is drawn (inches): the page's reading width.
+MAX_WIDTH = 9.0
+
+#: The smallest text of a figure (points): cell numbers, ticks and legends.
+FONT_SIZE = 10
 
 
 def style_flips(flips: pd.DataFrame):
@@ -27,9 +36,18 @@ def style_flips(flips: pd.DataFrame):
     'Styler'
     """
     cols = [c for c in _SOURCES if c in flips.columns]
+    # a verdict (0/1) or a count held as float prints as an integer, never 1.000
+    whole = [
+        c
+        for c in flips.columns
+        if c not in cols
+        and flips[c].dtype.kind == "f"
+        and bool((flips[c].dropna() == flips[c].dropna().round()).all())
+    ]
     return (
         flips.style.background_gradient(cmap="Reds", subset=cols, vmin=0.0, vmax=1.0)
         .format(precision=3)
+        .format("{:.0f}", subset=whole, na_rep="NaN")
         .hide(axis="index")
     )
 
@@ -49,13 +67,25 @@ def plot_flip_heatmap(flips: pd.DataFrame, *, ax=None):
     cols = [c for c in _SOURCES if c in flips.columns]
     mean = flips.groupby(["dataset", "attribute", "group"], sort=False)[cols].mean()
     if ax is None:
-        _, ax = plt.subplots(figsize=(7, 0.3 * len(mean) + 1.5))
+        # the row names (up to ~2.5 inches) and the colour bar are drawn beside the cells:
+        # the whole figure stays within MAX_WIDTH
+        _, ax = plt.subplots(figsize=(MAX_WIDTH - 2.5, 0.32 * len(mean) + 1.6))
     image = ax.imshow(mean.to_numpy(dtype=float), cmap="Reds", vmin=0, vmax=1, aspect="auto")
     ax.set_xticks(range(len(cols)), cols, rotation=30, ha="right")
     ax.set_yticks(range(len(mean)), [" · ".join(map(str, k)) for k in mean.index])
+    ax.tick_params(labelsize=FONT_SIZE)
     for (i, j), value in np.ndenumerate(mean.to_numpy(dtype=float)):
         if not np.isnan(value):
-            ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=7)
+            dark = value > 0.6  # white on the darkest reds
+            ax.text(
+                j,
+                i,
+                f"{value:.2f}",
+                ha="center",
+                va="center",
+                fontsize=FONT_SIZE,
+                color="white" if dark else "black",
+            )
     ax.figure.colorbar(image, ax=ax, label="flip rate")
     ax.set_title("Mean flip rate of the verdicts, by comparison and source")
     return ax
@@ -74,7 +104,8 @@ def plot_size_curve(curve: pd.DataFrame, *, axes=None):
     """
     datasets = list(dict.fromkeys(curve["dataset"]))
     if axes is None:
-        _, axes = plt.subplots(1, len(datasets), figsize=(4.5 * len(datasets), 3.5), squeeze=False)
+        width = min(MAX_WIDTH, 4.5 * len(datasets))
+        _, axes = plt.subplots(1, len(datasets), figsize=(width, 4.4), squeeze=False)
         axes = axes[0]
     for ax, dataset in zip(axes, datasets, strict=True):
         part = curve[curve["dataset"] == dataset]
@@ -88,5 +119,10 @@ def plot_size_curve(curve: pd.DataFrame, *, axes=None):
         ax.set_xlabel(f"size of the group {part['group'].iloc[0]}")
         ax.set_ylabel("flip rate")
         ax.set_title(dataset)
-        ax.legend(fontsize=7)
+        ax.tick_params(labelsize=FONT_SIZE)
+    # one legend under the panels, at reading size, instead of one over each panel's lines
+    handles, labels = axes[0].get_legend_handles_labels()
+    figure = axes[0].figure
+    figure.legend(handles, labels, loc="lower center", ncol=3, fontsize=FONT_SIZE, frameon=False)
+    figure.tight_layout(rect=(0, 0.08 + 0.05 * ((len(labels) - 1) // 3), 1, 1))
     return list(axes)

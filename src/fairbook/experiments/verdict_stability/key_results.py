@@ -7,7 +7,9 @@ sentences.
 (:func:`~fairbook.experiments.verdict_stability.metric_disagreement`) — and says, each with
 its number, how many verdicts flip, under which source, how large a group must be, which
 metrics disagree, and which verdicts are the least stable. Every number comes from the
-inputs; nothing is typed in.
+inputs; nothing is typed in. Below the findings, the box's replication line
+(:func:`fairbook.ledger.replication_line`) says that this chapter compares no paper's
+numbers: it is the book's own synthesis.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from fairbook.ledger import replication_line
 from fairbook.reading import KeyResults
 from fairbook.reading import key_results as _box
 
@@ -147,6 +150,8 @@ def key_results(
     *,
     below: float = 0.1,
     k: int = 3,
+    budget: str = "fast",
+    chapter: str = "10_verdict_stability",
 ) -> KeyResults:
     """The chapter's Key results box, computed from its tables.
 
@@ -165,12 +170,17 @@ def key_results(
         (:func:`~fairbook.experiments.verdict_stability.size_needed`).
     k : int, keyword-only
         How many of the most unstable verdicts to name.
+    budget : str, keyword-only, default "fast"
+        The profile the tables come from (named in the replication line).
+    chapter : str, keyword-only
+        The chapter's notebook stem (for the replication line).
 
     Returns
     -------
     fairbook.reading.KeyResults
         Five sentences: how many verdicts flip, under which source, from what group size
-        they settle, which metrics disagree, and the most unstable verdicts.
+        they settle, which metrics disagree, and the most unstable verdicts; and the
+        replication line (no paper prints these numbers, so the chapter compares none).
     """
     return _box(
         _how_many(flips),
@@ -178,4 +188,5 @@ def key_results(
         _group_size(curve, below),
         _metrics(disagreement),
         _unstable(flips, config, k),
+        replication=replication_line([], chapter=chapter, budget=budget),
     )

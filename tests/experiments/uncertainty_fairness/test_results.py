@@ -32,6 +32,78 @@ def test_fairness_result_by_hand(hand_run):
     assert table.loc["U_a", ("hand", "G0")] == f"{al[:4].mean():.4f}"
 
 
+def _tiny_run():
+    """Two groups whose samples barely disagree: G0 four times as much as G1 (by hand)."""
+    base = np.array([0.9, 0.2, 0.8, 0.3, 0.9, 0.2, 0.8, 0.3])
+    spread = np.array([0.01] * 4 + [0.005] * 4)
+    p = np.stack([base + spread, base - spread])
+    probs = np.stack([1 - p, p], axis=2)
+    groups = {"G": np.array([0] * 4 + [1] * 4)}
+    return uf.Run("SD1", "bnn", None, None, np.array([1, 0, 1, 0] * 2), groups, probs)
+
+
+def test_small_epistemic_means_print_so_that_their_ratio_can_be_read():
+    result = uf.fairness_result(_tiny_run(), "G", protected=0, reference=1)
+    # U_e of a person: two classes, each deviating by ± spread: 2 spread²
+    assert result.groups.loc["U_e", 0] == pytest.approx(2 * 0.01**2)
+    assert result.ratios["F_Epis"] == pytest.approx(4.0)
+    table = uf.format_tables({"SD1": result})
+    assert table.loc["U_e", ("SD1", "G0")] == "2.00 × 10⁻⁴"  # never 0.0002 against 0.0001
+    assert table.loc["U_e", ("SD1", "G1")] == "5.00 × 10⁻⁵"
+    assert table.loc["F_Epis", ("SD1", "G0")] == "4.00"
+    line = uf.ratio_lines({"SD1": result})
+    assert line == (
+        "SD1: F_Epis = mean U_e of G0 / mean U_e of G1 = 2.00 × 10⁻⁴ / 5.00 × 10⁻⁵ = 4.00 (unfair)"
+    )
+    assert uf.ratio_line(result, "F_EAcc").startswith("F_EAcc = accuracy of G0 / accuracy of G1")
+    with pytest.raises(ValueError, match="ratio must be one of"):
+        uf.ratio_line(result, "F_SP")
+    assert uf.uncertainty_text(0.4917) == "0.4917" and uf.uncertainty_text(0.0) == "0"
+
+
+def test_the_open_table_summarises_each_comparison_over_seeds(hand_run):
+    runs = [hand_run(), _tiny_run()]
+    runs[0].groups = {"G": np.array([0] * 4 + [1] * 4)}
+    table = uf.uncertainty_summary(runs, dataset="SD1")  # no pairs of its own: G0 / G1
+    assert table.index.names == ["groups", "measure"]
+    assert list(table.index.get_level_values("measure")) == [
+        "accuracy → F_EAcc",
+        "aleatoric U_a → F_Alea",
+        "epistemic U_e → F_Epis",
+    ]
+    assert set(table.index.get_level_values("groups")) == {"G0 / G1"}
+    ratios = [uf.fairness_result(r, "G", protected=0, reference=1).ratios for r in runs]
+    epis = sorted(r["F_Epis"] for r in ratios)
+    row = table.loc[("G0 / G1", "epistemic U_e → F_Epis")]
+    assert row["F = G0 / G1"] == f"{ratios[0]['F_Epis']:.2f}"  # the first run's
+    assert row["F, median of 2"] == f"{np.median(epis):.2f}"
+    assert row["F, range"] == f"{epis[0]:.2f}–{epis[1]:.2f}"
+
+
+def test_the_open_table_of_compas_names_groups_and_counts_unfair_seeds(hand_run):
+    run = hand_run()
+    run.name = "COMPAS"
+    run.groups = {
+        "race": np.array(["B"] * 4 + ["W"] * 4, dtype=object),
+        "sex": np.array(["F", "M"] * 4, dtype=object),
+        "age": np.array(["<25", ">45"] * 4, dtype=object),
+    }
+    table = uf.uncertainty_summary([run, run, run])
+    row = table.loc[("Black / White", "aleatoric U_a → F_Alea")]
+    result = uf.fairness_result(run, "race", protected="B", reference="W")
+    value = result.ratios["F_Alea"]
+    assert row["G0"] == uf.uncertainty_text(result.groups.loc["U_a", "B"])
+    assert row["F = G0 / G1"] == row["F, median of 3"] == f"{value:.2f}"
+    assert row["F, range"] == f"{value:.2f}–{value:.2f}"
+    unfair = abs(value - 1) > 0.2
+    assert row["unfair in"] == f"{3 if unfair else 0} of 3"
+    assert {"younger than 25 / older than 45", "female / male"} < set(
+        table.index.get_level_values("groups")
+    )
+    with pytest.raises(ValueError, match="empty"):
+        uf.uncertainty_summary([])
+
+
 def test_pattern_checks(ratios):
     assert uf.results._pattern(ratios(F_Alea=4.0, F_Pred=4.0), "SD1", ignore_undefined=False)[
         "pattern holds"

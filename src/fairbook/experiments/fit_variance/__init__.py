@@ -136,6 +136,7 @@ __all__ = [
     "costs",
     "effect_heatmap",
     "effects",
+    "effects_table",
     "finding_1_replication",
     "finding_2_example",
     "finding_2_replication",
@@ -179,7 +180,6 @@ __all__ = [
     "table_3_replication",
     "table_4_replication",
     "techniques_table",
-    "effects_table",
     "two_runs",
     "variance_heatmap",
 ]

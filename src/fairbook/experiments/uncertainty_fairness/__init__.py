@@ -1,4 +1,4 @@
-"""Chapter 04 "Uncertainty as a fairness measure" (seed 000, Kuzucu et al.).
+"""Chapter 04 "Uncertainty as a fairness measure" (seed 000, Kuzucu et al. 2024).
 
 BNNs (Bayes by Backprop) and deep ensembles on the synthetic SD1-SD3, COMPAS and Adult; the
 epistemic / aleatoric split; uncertainty-based group and individual fairness; Tables 1-5 and 7.
@@ -12,6 +12,7 @@ epistemic / aleatoric split; uncertainty-based group and individual fairness; Ta
 * :mod:`.key_results` - the chapter's answers in plain sentences, from its runs.
 """
 
+from ._names import GROUP_NAMES, group_name
 from .explorers import (
     UncertaintyGrid,
     explorer,
@@ -68,10 +69,14 @@ from .results import (
     group_ordering,
     individual_table,
     individual_tables,
+    ratio_line,
+    ratio_lines,
     sd_oracle,
     sd_seed_study,
     study_cost,
     table_1,
+    uncertainty_summary,
+    uncertainty_text,
 )
 from .runs import (
     RECORDINGS,
@@ -115,6 +120,7 @@ from .settings import (
 __all__ = [
     "FairnessResult",
     "GROUP_MEASURES",
+    "GROUP_NAMES",
     "PAIRS",
     "PAPER_SOURCES",
     "PATTERNS",
@@ -143,6 +149,7 @@ __all__ = [
     "fairness_result",
     "float_format",
     "format_tables",
+    "group_name",
     "group_ordering",
     "individual_table",
     "individual_tables",
@@ -161,6 +168,8 @@ __all__ = [
     "plot_seed_spread",
     "plot_uncertainty_distributions",
     "pool_sequences",
+    "ratio_line",
+    "ratio_lines",
     "real_runs",
     "real_summary",
     "recorded_replication",
@@ -199,5 +208,7 @@ __all__ = [
     "training_options",
     "uncertainty_chart",
     "uncertainty_grid",
+    "uncertainty_summary",
+    "uncertainty_text",
     "verdict_summary",
 ]

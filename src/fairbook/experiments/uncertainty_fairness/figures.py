@@ -10,6 +10,8 @@ import pandas as pd
 from fairbook.data.synthetic import make_sd
 from fairbook.papers import seed000
 
+from ._names import group_name
+from .results import uncertainty_text
 from .runs import Run
 from .settings import PATTERN_POINT, UNCERTAINTY_RATIOS
 
@@ -93,8 +95,26 @@ def plot_seed_spread(study: pd.DataFrame, *, estimator: str = "bnn", ax=None):
     return ax
 
 
+_ESTIMATOR_NAMES = {"bnn": "BNN", "ensemble": "deep ensemble"}
+
+
 def plot_uncertainty_distributions(run: Run, attribute: str, labels, *, axes=None):
-    """Per-group distributions of aleatoric and epistemic uncertainty (not only means)."""
+    """Per-group distributions of aleatoric and epistemic uncertainty (not only means).
+
+    Each group is named as a reader names it (:func:`~._names.group_name`: "Black", not
+    "B"); a black diamond marks the group's mean, the number the ratio measures divide, and
+    its value is written beside it.
+
+    Examples
+    --------
+    >>> probs = np.array([[[0.9, 0.1], [0.5, 0.5], [0.8, 0.2], [0.6, 0.4]],
+    ...                   [[0.7, 0.3], [0.5, 0.5], [0.8, 0.2], [0.4, 0.6]]])
+    >>> run = Run("COMPAS", "bnn", None, None, np.array([0, 1, 0, 1]),
+    ...           {"race": np.array(["B", "B", "W", "W"], dtype=object)}, probs)
+    >>> axes = plot_uncertainty_distributions(run, "race", ("B", "W"))
+    >>> [t.get_text() for t in axes[0].get_xticklabels()], axes[1].get_yscale()
+    (['Black', 'White'], 'log')
+    """
     import matplotlib.pyplot as plt
     import seaborn as sns
 
@@ -102,27 +122,47 @@ def plot_uncertainty_distributions(run: Run, attribute: str, labels, *, axes=Non
         _, axes = plt.subplots(1, 2, figsize=(9, 3.5))
     groups = np.asarray(run.groups[attribute], dtype=object)
     keep = np.isin(groups, list(labels))
+    names = [group_name(label) for label in labels]
     frame = pd.DataFrame(
         {
-            "group": groups[keep],
+            "group": [group_name(g) for g in groups[keep]],
             "U_a": run.uncertainty["U_a"][keep],
             "U_e": np.maximum(run.uncertainty["U_e"][keep], 1e-12),
         }
     )
+    means = frame.groupby("group")[["U_a", "U_e"]].mean()
+    estimator = _ESTIMATOR_NAMES.get(run.estimator, run.estimator)
     for ax, kind in zip(axes, ("U_a", "U_e"), strict=True):
         sns.boxenplot(
             data=frame,
             x="group",
             y=kind,
-            order=list(labels),
+            order=names,
             ax=ax,
             hue="group",
-            hue_order=list(labels),
+            hue_order=names,
             legend=False,
         )
-        ax.set_title(
-            f"{run.name}: {'aleatoric' if kind == 'U_a' else 'epistemic'} ({run.estimator})"
-        )
+        for position, name in enumerate(names):
+            if name not in means.index:
+                continue
+            mean = float(means.loc[name, kind])
+            ax.plot(position, mean, marker="D", color="black", markersize=6, zorder=5)
+            ax.annotate(
+                f"mean {uncertainty_text(mean)}",
+                (position, mean),
+                xytext=(8, 0),
+                textcoords="offset points",
+                va="center",
+                fontsize=10,
+                bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8},
+            )
+        ax.set_xlim(-0.5, len(names) - 0.05)  # room for the last group's mean, right of it
+        words = "aleatoric U_a" if kind == "U_a" else "epistemic U_e (log scale)"
+        ax.set_title(f"{run.name} {attribute}: {words}, {estimator}", fontsize=11)
+        ax.set_xlabel("")
+        ax.set_ylabel(kind, fontsize=10)
+        ax.tick_params(labelsize=10)
         if kind == "U_e":
             ax.set_yscale("log")
     return axes

@@ -1,133 +1,225 @@
-"""Chapter 04 (seed 000): the chapter's answers in plain sentences, from its own runs.
+"""Chapter 04 (Kuzucu et al. 2024): the chapter's answers in plain sentences, from its runs.
 
-:func:`key_results` reads the tables the chapter has already computed — one run of Table 1,
-the pattern over seeds, the replication tables of Tables 1, 2–3 and 5, the groups' order by
-aleatoric uncertainty and the sensitivity study's robustness table — and says what they
-answer: can a model be fair by its predictions and unfair by its uncertainty, and how much
-of the paper's tables come back. Every number is computed from the inputs.
+:func:`key_results` reads what the chapter has computed — the synthetic data sets over seeds
+(:func:`~.results.sd_seed_study`, at the paper's epochs and trained longer), the COMPAS runs
+over seeds (:func:`~.runs.real_runs`) and the sensitivity study's robustness table
+(:func:`~.replication.robustness_table`) — and says what they show: a model can be fair by
+its predictions and unfair by its uncertainty, how large each ratio is and how much it
+moves from seed to seed. How far the chapter replicates the paper is one computed line
+below the findings (:func:`fairbook.ledger.replication_line`), not a finding. Every number
+is computed from the inputs.
 """
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 
+from fairbook.ledger import replication_line
 from fairbook.reading import KeyResults
 from fairbook.reading import key_results as _box
-from fairbook.replication import passes
 
-from .runs import FairnessResult, _flag
-from .settings import PATTERN_POINT, UNCERTAINTY_RATIOS
+from ._names import group_name
+from .results import uncertainty_text
+from .runs import _flag, fairness_result
+from .settings import PAIRS, PATTERN_POINT, UNCERTAINTY_RATIOS
 
-__all__ = ["key_results"]
+__all__ = ["CHAPTER", "key_results"]
+
+#: The chapter's notebook stem (its rows in the ledger).
+CHAPTER = "04_uncertainty_fairness"
 
 
 def _count(n: int, total: int) -> str:
     return f"{n} of {total}"
 
 
-def _ratio(value: float) -> str:
-    """A fairness ratio with two decimals, or "undefined".
+def _spread(values) -> str:
+    """A ratio over seeds, to sit inside brackets: its median, and the range over seeds.
 
     Examples
     --------
-    >>> _ratio(3.6312), _ratio(float("nan")), _count(3, 4)
-    ('3.63', 'undefined', '3 of 4')
+    >>> _spread([3.633, 3.859, 2.521]), _spread([1.5]), _spread([1.0, 1.0])
+    ('3.63, range 2.52–3.86', '1.50', '1.00 in every seed')
+    >>> _spread([1.2, 1.3, float("nan")]), _spread([float("nan")])
+    ('1.25, range 1.20–1.30, undefined in 1', 'undefined')
     """
-    return "undefined" if not math.isfinite(value) else f"{value:.2f}"
+    values = np.asarray(values, dtype=float)
+    finite = values[np.isfinite(values)]
+    undefined = int(values.size - finite.size)
+    if finite.size == 0:
+        return "undefined"
+    low, high = f"{finite.min():.2f}", f"{finite.max():.2f}"
+    text = f"{np.median(finite):.2f}"
+    if finite.size > 1:
+        text += " in every seed" if low == high and not undefined else f", range {low}–{high}"
+    if undefined:
+        text += f", undefined in {undefined}"
+    return text
 
 
-def _worked_example(result: FairnessResult) -> str:
-    """One run on SD1: the accuracy ratio beside the aleatoric-uncertainty ratio."""
-    protected, reference = result.groups.columns[:2]
-    acc0 = float(result.groups.loc["ACC", protected])
-    acc1 = float(result.groups.loc["ACC", reference])
-    eacc = float(result.ratios["F_EAcc"])
-    alea = float(result.ratios["F_Alea"])
-    eacc_flag, alea_flag = _flag(eacc), _flag(alea)
-    if eacc_flag == "fair":
-        accuracy = "about as accurate for the minority group as for the majority"
-    elif eacc_flag == "undefined":
-        accuracy = "of undefined relative accuracy for the two groups"
+def _defendants(name: str) -> str:
+    """A group of people as prose names it.
+
+    Examples
+    --------
+    >>> _defendants("Black"), _defendants("younger than 25")
+    ('Black defendants', 'defendants younger than 25')
+    """
+    if name.split(" ")[0] in ("younger", "older"):
+        return f"defendants {name}"
+    return f"{name} defendants"
+
+
+def _pair(g0: str, g1: str) -> tuple[str, str]:
+    """Two groups as prose compares them: ("Black", "White defendants"), or ("defendants
+    younger than 25", "those older than 45")."""
+    first, second = _defendants(g0), _defendants(g1)
+    if first.endswith(" defendants") and second.endswith(" defendants"):
+        return first.removesuffix(" defendants"), second
+    return first, second.replace("defendants", "those", 1)
+
+
+def _flags(values) -> list[str]:
+    return [_flag(float(v)) for v in values]
+
+
+def _median_flag(values) -> tuple[float, str]:
+    """The median of the finite values and its flag (NaN and "undefined" if none)."""
+    values = np.asarray(values, dtype=float)
+    finite = values[np.isfinite(values)]
+    median = float(np.median(finite)) if finite.size else float("nan")
+    return median, _flag(median)
+
+
+def _sd(study: pd.DataFrame, sd: str, estimator: str) -> pd.DataFrame:
+    part = study[(study["estimator"] == estimator) & (study["SD"] == sd)]
+    if part.empty:
+        raise ValueError(f"the study has no {estimator} runs on {sd}")
+    return part
+
+
+def _sd1(study: pd.DataFrame, estimator: str) -> str:
+    """SD1 over seeds: the accuracy ratio beside the aleatoric-uncertainty ratio."""
+    part = _sd(study, "SD1", estimator)
+    n = len(part)
+    eacc, alea = part["F_EAcc"].to_numpy(float), part["F_Alea"].to_numpy(float)
+    eacc_fair = _flags(eacc).count("fair")
+    alea_unfair = _flags(alea).count("unfair")
+    median_alea, alea_flag = _median_flag(alea)
+    if eacc_fair == n:
+        accuracy = "as accurate for the minority group as for the majority"
     else:
         accuracy = (
-            f"{'less' if eacc < 1 else 'more'} accurate for the minority group than for the "
-            "majority"
+            f"about as accurate for the minority group as for the majority in "
+            f"{_count(eacc_fair, n)} seeds"
         )
-    if math.isfinite(alea):
+    if alea_flag == "unfair" and median_alea > 1:
         uncertainty = (
-            f"its aleatoric uncertainty about the minority is {alea:.2f} times the majority's "
-            f"(F_Alea, {alea_flag})"
+            f"yet its aleatoric uncertainty about the minority is {median_alea:.1f} times the "
+            f"majority's (F_Alea {_spread(alea)}; unfair in {_count(alea_unfair, n)})"
         )
+        tail = ": fair by its predictions, unfair by its uncertainty"
     else:
-        uncertainty = "its aleatoric-uncertainty ratio F_Alea is undefined"
-    joint = "yet" if eacc_flag != alea_flag else "and"
+        uncertainty = (
+            f"and its aleatoric-uncertainty ratio F_Alea is {_spread(alea)} (unfair in "
+            f"{_count(alea_unfair, n)} seeds)"
+        )
+        tail = ""
     return (
-        f"In the worked example (one run on SD1), the model is {accuracy} ({acc0:.2f} vs "
-        f"{acc1:.2f}, F_EAcc = {_ratio(eacc)}, {eacc_flag}), {joint} {uncertainty}."
+        f"On SD1, a synthetic data set built so that the minority group sits where the two "
+        f"classes meet, the {_estimator(estimator)} is {accuracy} (F_EAcc {_spread(eacc)}), "
+        f"{uncertainty}{tail} (medians over {n} seeds)."
     )
 
 
-def _patterns(patterns: pd.DataFrame, estimator: str) -> str:
-    """How often the paper's reading of Table 1 holds over seeds, per data set."""
+def _sd2(study: pd.DataFrame, longer: pd.DataFrame, estimator: str) -> str:
+    """SD2: the epistemic ratio at the paper's epochs and with longer training."""
+    stated, trained = _sd(study, "SD2", estimator), _sd(longer, "SD2", estimator)
+    e1, e2 = int(stated["epochs"].iloc[0]), int(trained["epochs"].iloc[0])
+    f1, f2 = stated["F_Epis"].to_numpy(float), trained["F_Epis"].to_numpy(float)
+    k1, k2 = _flags(f1).count("unfair"), _flags(f2).count("unfair")
+    n1, n2 = len(f1), len(f2)
+    if k2 / n2 > k1 / n1:
+        lead = "the epistemic gap it is built to show needs a trained posterior"
+    else:
+        lead = "its epistemic ratio barely depends on how long the network trains"
+    return (
+        f"On SD2, where the minority is a sparse cloud of points, {lead}: after the paper's "
+        f"{e1} epochs F_Epis is {_spread(f1)} ({n1} seeds, unfair in {k1}), after {e2} "
+        f"epochs {_spread(f2)} ({n2} seeds, unfair in {k2})."
+    )
+
+
+def _estimator(estimator: str) -> str:
+    return "BNN" if estimator == "bnn" else "deep ensemble"
+
+
+#: The ratios the findings on real data read.
+_REAL_RATIOS = ("F_EAcc", "F_Alea", "F_Epis")
+
+
+def _ratios(runs, attribute: str, pair) -> tuple[list, dict]:
+    """Each run's result for ``pair`` and, per ratio of :data:`_REAL_RATIOS`, its values."""
+    results = [fairness_result(r, attribute, protected=pair[0], reference=pair[1]) for r in runs]
+    values = {m: np.array([float(x.ratios[m]) for x in results]) for m in _REAL_RATIOS}
+    return results, values
+
+
+def _race(runs, dataset: str) -> str:
+    """The first comparison (race on COMPAS): accuracy, aleatoric and epistemic ratios."""
+    attribute, pair = next(iter(PAIRS[dataset].items()))
+    g0, g1 = (group_name(g) for g in pair)
+    results, values = _ratios(runs, attribute, pair)
+    eacc, eacc_flag = _median_flag(values["F_EAcc"])
+    alea, alea_flag = _median_flag(values["F_Alea"])
+    epis, epis_flag = _median_flag(values["F_Epis"])
+    first_words, second_words = _pair(g0, g1)
+    if eacc_flag == "fair":
+        accuracy = f"about as accurate for {first_words} as for {second_words}"
+    else:
+        accuracy = (
+            f"{'less' if eacc < 1 else 'more'} accurate for {first_words} than for {second_words}"
+        )
+    if alea_flag == "fair":
+        aleatoric = "about as unsure of the outcome for both groups"
+    else:
+        aleatoric = f"{'more' if alea > 1 else 'less'} unsure of the outcome for {_defendants(g0)}"
+    if epis_flag == "fair":
+        epistemic = "its sampled networks agree about as well on both"
+    else:
+        epistemic = (
+            f"its sampled networks disagree {'more' if epis > 1 else 'less'} about "
+            f"{_defendants(g0)}"
+        )
+    joint = "but" if epis_flag != alea_flag else "and"
+    first = results[0].groups.loc["U_e"]
+    unfair = _flags(values["F_Epis"]).count("unfair")
+    return (
+        f"On {dataset}, the BNN is {accuracy} (F_EAcc {_spread(values['F_EAcc'])}) and "
+        f"{aleatoric} (F_Alea {_spread(values['F_Alea'])}), {joint} {epistemic} (F_Epis "
+        f"{_spread(values['F_Epis'])}; unfair in {_count(unfair, len(runs))} seeds), a ratio "
+        f"of two tiny means — {uncertainty_text(first[pair[0]])} against "
+        f"{uncertainty_text(first[pair[1]])} in the first seed (ratios: medians over "
+        f"{len(runs)} seeds)."
+    )
+
+
+def _others(runs, dataset: str) -> str:
+    """The other comparisons of the data set: the two uncertainty ratios and their flags."""
     parts = []
-    seeds = set()
-    readings = {
-        "SD1": "fair by points, unfair by aleatoric uncertainty",
-        "SD2": "fair by points, unfair by epistemic uncertainty",
-        "SD3": "unfair by points, fair by uncertainty",
-    }
-    for sd, reading in readings.items():
-        row = patterns.loc[(estimator, sd)]
-        n = int(row["seeds"])
-        holds = int(round(float(row["pattern holds (undefined ignored)"]) * n))
-        seeds.add(n)
-        parts.append(f"{_count(holds, n)} runs on {sd} ({reading})")
-    over = f"{seeds.pop()} seeds" if len(seeds) == 1 else "its seeds"
+    for attribute, pair in list(PAIRS[dataset].items())[1:]:
+        _, values = _ratios(runs, attribute, pair)
+        said = []
+        for ratio in ("F_Alea", "F_Epis"):
+            _, flag = _median_flag(values[ratio])
+            said.append(f"{ratio} {_spread(values[ratio])}, {flag}")
+        first_words, second_words = _pair(group_name(pair[0]), group_name(pair[1]))
+        parts.append(f"{first_words} against {second_words}: {said[0]}; {said[1]}")
+    listed = "; ".join(f"({chr(97 + i)}) {p}" for i, p in enumerate(parts))
     return (
-        f"Over {over} of the {'BNN' if estimator == 'bnn' else estimator}, the paper's reading "
-        f"of Table 1 holds, with undefined ratios set aside, in {parts[0]}, {parts[1]} and "
-        f"{parts[2]}."
-    )
-
-
-def _compas(compas_rep: pd.DataFrame, ordering: pd.DataFrame) -> str:
-    """COMPAS: the flags that agree, and how our aleatoric uncertainty compares."""
-    rows = compas_rep.attrs["rows"]
-    ratios = [r for r in rows if isinstance(r.rule, tuple)]
-    agree = sum(passes(r.verdicts[0]) is True for r in ratios)
-    aleatoric = [r for r in rows if r.quantity.endswith(" U_a") and not isinstance(r.rule, tuple)]
-    higher = sum(r.ours > r.paper for r in aleatoric)
-    rho = float(ordering.attrs["spearman"])
-    if rho >= 0.8:
-        order = "agrees closely with the paper's"
-    elif rho >= 0.5:
-        order = "roughly agrees with the paper's"
-    else:
-        order = "does not agree with the paper's"
-    joint = "but" if 2 * higher > len(aleatoric) else "and"
-    return (
-        f"On COMPAS (Tables 2–3), {_count(agree, len(ratios))} fairness ratios carry the "
-        f"paper's fair/unfair flag, {joint} our aleatoric uncertainty is higher than printed "
-        f"for {_count(higher, len(aleatoric))} groups; the groups' order by it {order} "
-        f"(Spearman {rho:.2f})."
-    )
-
-
-def _matches(table: pd.DataFrame) -> tuple[int, int]:
-    rows = table.attrs["rows"]
-    return sum(r.passed is True for r in rows), len(rows)
-
-
-def _tally(table1_rep, compas_rep, adult_rep, adult_raw_rep) -> str:
-    """How many of the paper's numbers replicate, per table."""
-    t1, t23, t5, raw = (_matches(t) for t in (table1_rep, compas_rep, adult_rep, adult_raw_rep))
-    return (
-        f"Of the paper's printed numbers, {_count(*t1)} replicate within their rule in "
-        f"Table 1, {_count(*t23)} in Tables 2–3 and {_count(*t5)} in Table 5 "
-        f"({_count(*raw)} with raw, unscaled Adult inputs)."
+        f"{dataset}'s other comparisons, by the two uncertainty ratios: {listed} (medians "
+        f"over {len(runs)} seeds)."
     )
 
 
@@ -161,56 +253,64 @@ def _robustness(robust: pd.DataFrame, threshold: float) -> str:
     else:
         tail = f"and {_count(ru, nu)} on uncertainty ratios"
     return (
-        f"In the sensitivity study ({runs} runs over {cells} readings of the paper's unstated "
-        f"training settings), {_count(rp, np_)} of the paper's fair/unfair flags on "
-        f"point-based ratios hold in at least {threshold * 100:.0f} % of runs, {tail}."
+        f"Uncertainty ratios are fragile: in the sensitivity study ({runs} runs over {cells} "
+        f"readings of the paper's unstated training settings), {_count(rp, np_)} of the "
+        f"paper's fair/unfair flags on point-based ratios hold in at least "
+        f"{threshold * 100:.0f} % of runs, {tail}."
     )
 
 
 def key_results(
     *,
-    table1: dict,
-    patterns: pd.DataFrame,
-    table1_rep: pd.DataFrame,
-    compas_rep: pd.DataFrame,
-    ordering: pd.DataFrame,
-    adult_rep: pd.DataFrame,
-    adult_raw_rep: pd.DataFrame,
+    study: pd.DataFrame,
+    longer: pd.DataFrame,
+    compas,
     robust: pd.DataFrame,
+    tables,
+    budget: str = "fast",
+    chapter: str = CHAPTER,
     estimator: str = "bnn",
+    dataset: str = "COMPAS",
     threshold: float = 0.9,
 ) -> KeyResults:
-    """The chapter's Key results, from the tables it has computed.
+    """The chapter's Key results, from the runs and tables it has computed.
 
     Parameters
     ----------
-    table1 : dict
-        One run of Table 1, ``{"SD1": FairnessResult, ...}`` (:func:`~.results.table_1`).
-    patterns : DataFrame
-        The first table of :func:`~.replication.pattern_summary` (per estimator and SD).
-    table1_rep, compas_rep, adult_rep, adult_raw_rep : DataFrame
-        :func:`~.replication.table_1_replication`, :func:`~.replication.compas_replication`
-        and :func:`~.replication.adult_replication` (standardised and raw inputs); their
-        rows are read from ``attrs["rows"]``.
-    ordering : DataFrame
-        :func:`~.results.group_ordering` of COMPAS by ``U_a`` (``attrs["spearman"]``).
+    study, longer : DataFrame
+        :func:`~.results.sd_seed_study` at the paper's epochs and with longer training (one
+        row per estimator, data set and seed, with every ratio).
+    compas : list of Run
+        The BNN's runs on COMPAS, one per seed (:func:`~.runs.real_runs`).
     robust : DataFrame
         :func:`~.replication.robustness_table` of the sensitivity study.
+    tables : mapping of str to DataFrame
+        The chapter's replication tables, as its ledger cell collects them; they make the
+        replication line (:func:`fairbook.ledger.replication_line`).
+    budget : str, default "fast", keyword-only
+        The profile the numbers come from.
+    chapter : str, keyword-only
+        The chapter's notebook stem.
     estimator : str, default "bnn", keyword-only
-        Whose pattern over seeds is reported.
+        Whose synthetic runs are reported.
+    dataset : str, default "COMPAS", keyword-only
+        The data set of ``compas`` (its comparisons, :data:`~.settings.PAIRS`).
     threshold : float, default 0.9, keyword-only
         The share of runs under which a claim counts as robust.
 
     Returns
     -------
     fairbook.reading.KeyResults
-        Five sentences: the worked example, Table 1's pattern over seeds, COMPAS, the
-        tally of replicated numbers, and the sensitivity study.
+        Five findings — SD1 (fair by predictions, unfair by aleatoric uncertainty), SD2
+        (epistemic uncertainty needs training), COMPAS race, COMPAS's other comparisons,
+        and how fragile the uncertainty flags are — each with its spread over seeds; and
+        the replication line.
     """
     return _box(
-        _worked_example(table1["SD1"]),
-        _patterns(patterns, estimator),
-        _compas(compas_rep, ordering),
-        _tally(table1_rep, compas_rep, adult_rep, adult_raw_rep),
+        _sd1(study, estimator),
+        _sd2(study, longer, estimator),
+        _race(compas, dataset),
+        _others(compas, dataset),
         _robustness(robust, threshold),
+        replication=replication_line(tables, chapter=chapter, budget=budget),
     )

@@ -6,9 +6,11 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from fairbook.formatting import tiny
 from fairbook.metrics.individual import individual_fairness
 from fairbook.papers import seed000
 
+from ._names import group_name
 from .runs import FairnessResult, Run, _attribute_of, _flag, _group_rows, fairness_result, sd_run
 from .settings import (
     _DECIMALS,
@@ -30,10 +32,14 @@ __all__ = [
     "group_ordering",
     "individual_table",
     "individual_tables",
+    "ratio_line",
+    "ratio_lines",
     "sd_oracle",
     "sd_seed_study",
     "study_cost",
     "table_1",
+    "uncertainty_summary",
+    "uncertainty_text",
 ]
 
 
@@ -96,6 +102,36 @@ def decomposition_table(probs, *, labels=None) -> pd.DataFrame:
     )
 
 
+def uncertainty_text(value: float, *, digits: int = 3) -> str:
+    """A mean uncertainty as the chapter prints it: 4 decimals from 0.01, below that
+    ``digits`` significant digits as a power of ten (``1.03 × 10⁻⁴``), so that two small
+    means show the ratio between them (never 0.0001 against 0.0000).
+
+    Examples
+    --------
+    >>> uncertainty_text(0.49166), uncertainty_text(0.000103), uncertainty_text(2.57e-05)
+    ('0.4917', '1.03 × 10⁻⁴', '2.57 × 10⁻⁵')
+    >>> uncertainty_text(0.0), uncertainty_text(float("nan"))
+    ('0', 'NaN')
+    """
+    number = float(value)
+    if not np.isfinite(number):
+        return "NaN"
+    if number == 0:
+        return "0"
+    if abs(number) < 0.01:
+        return tiny(number, digits=digits)
+    return f"{number:.4f}"
+
+
+def _measure_text(measure: str, value: float) -> str:
+    if not np.isfinite(value):
+        return "NaN"
+    if measure in ("U_e", "U_a", "U_p"):
+        return uncertainty_text(value)
+    return f"{value:.{_DECIMALS.get(measure, 2)}f}"
+
+
 def format_tables(results: dict, *, labels=("G0", "G1")) -> pd.DataFrame:
     """The paper's layout as text: one column pair per result, ratios flagged.
 
@@ -103,27 +139,27 @@ def format_tables(results: dict, *, labels=("G0", "G1")) -> pd.DataFrame:
     ----------
     results : dict
         Title → :class:`FairnessResult` (e.g. ``{"SD1": ..., "SD2": ...}``).
-    labels : names of the two columns of each pair (default G0, G1); ``None`` uses the
-        group labels.
+    labels : names of the two columns of each pair (default G0, G1); ``None`` names the
+        groups as a reader does (:func:`~._names.group_name`: "Black", "White", ...).
 
     Returns
     -------
     DataFrame of str
         Rows: ``GROUP_MEASURES`` then the ratios; a ratio sits in the G0 column with
-        "unfair" or "undefined" beside it in the G1 column.
+        "unfair" or "undefined" beside it in the G1 column. Mean uncertainties print by
+        :func:`uncertainty_text` (a small epistemic mean as ``1.03 × 10⁻⁴``, so the ratio
+        of two of them can be read off the table).
     """
     columns = {}
     for title, result in results.items():
-        names = labels or tuple(str(c) for c in result.groups.columns)
+        names = labels or tuple(group_name(c) for c in result.groups.columns)
         first, second = [], []
         for m in GROUP_MEASURES:
-            digits = _DECIMALS.get(m, 2)
             for target, label in (
                 (first, result.groups.columns[0]),
                 (second, result.groups.columns[1]),
             ):
-                value = result.groups.loc[m, label]
-                target.append("NaN" if not np.isfinite(value) else f"{value:.{digits}f}")
+                target.append(_measure_text(m, result.groups.loc[m, label]))
         for value in result.ratios.to_numpy():
             first.append("NaN" if not np.isfinite(value) else f"{value:.2f}")
             flag = _flag(value)
@@ -132,6 +168,138 @@ def format_tables(results: dict, *, labels=("G0", "G1")) -> pd.DataFrame:
         columns[(title, names[1])] = second
     index = list(GROUP_MEASURES) + list(POINT_RATIOS) + list(UNCERTAINTY_RATIOS)
     return pd.DataFrame(columns, index=pd.Index(index, name="measure"))
+
+
+#: The ratios :func:`ratio_lines` spells out: the group measure each divides, and its name.
+_RATIO_OF = {
+    "F_Epis": ("U_e", "mean U_e"),
+    "F_Alea": ("U_a", "mean U_a"),
+    "F_Pred": ("U_p", "mean U_p"),
+    "F_EAcc": ("ACC", "accuracy"),
+}
+
+
+def ratio_line(result: FairnessResult, ratio: str = "F_Epis") -> str:
+    """One ratio of one result as the division it is, with the two group values.
+
+    Examples
+    --------
+    >>> groups = pd.DataFrame({"B": [0.65, 2.77e-4], "W": [0.66, 1.96e-4]},
+    ...                       index=["ACC", "U_e"])
+    >>> result = FairnessResult(groups, pd.Series({"F_EAcc": 0.65 / 0.66,
+    ...                                            "F_Epis": 2.77e-4 / 1.96e-4}))
+    >>> ratio_line(result)
+    'F_Epis = mean U_e of Black / mean U_e of White = 2.77 × 10⁻⁴ / 1.96 × 10⁻⁴ = 1.41 (unfair)'
+    >>> ratio_line(result, "F_EAcc")
+    'F_EAcc = accuracy of Black / accuracy of White = 0.65 / 0.66 = 0.98 (fair)'
+    """
+    if ratio not in _RATIO_OF:
+        raise ValueError(f"ratio must be one of {sorted(_RATIO_OF)}, got {ratio!r}")
+    key, words = _RATIO_OF[ratio]
+    g0, g1 = result.groups.columns[:2]
+    value = float(result.ratios[ratio])
+    shown = f"{value:.2f}" if np.isfinite(value) else "undefined"
+    return (
+        f"{ratio} = {words} of {group_name(g0)} / {words} of {group_name(g1)} = "
+        f"{_measure_text(key, result.groups.loc[key, g0])} / "
+        f"{_measure_text(key, result.groups.loc[key, g1])} = {shown} ({_flag(value)})"
+    )
+
+
+def ratio_lines(results: dict, *, ratio: str = "F_Epis") -> str:
+    """Each result's ratio as the division it is (:func:`ratio_line`), one line per result,
+    its title first.
+
+    Parameters
+    ----------
+    results : dict
+        Title → :class:`FairnessResult` (e.g. :func:`table_1`).
+    ratio : {"F_Epis", "F_Alea", "F_Pred", "F_EAcc"}, keyword-only
+
+    Returns
+    -------
+    str
+        ``"SD1: F_Epis = mean U_e of G0 / mean U_e of G1 = 1.03 × 10⁻⁴ / 2.57 × 10⁻⁵ = 4.01
+        (unfair)"`` per line: the two means with enough digits to see the ratio.
+
+    Examples
+    --------
+    >>> groups = pd.DataFrame({0: [1.03e-4], 1: [2.57e-5]}, index=["U_e"])
+    >>> result = FairnessResult(groups, pd.Series({"F_Epis": 1.03e-4 / 2.57e-5}))
+    >>> print(ratio_lines({"SD1": result}))
+    SD1: F_Epis = mean U_e of G0 / mean U_e of G1 = 1.03 × 10⁻⁴ / 2.57 × 10⁻⁵ = 4.01 (unfair)
+    """
+    return "\n".join(f"{title}: {ratio_line(r, ratio)}" for title, r in results.items())
+
+
+#: The rows of :func:`uncertainty_summary`: (what, group measure, ratio).
+_SUMMARY_ROWS = (
+    ("accuracy", "ACC", "F_EAcc"),
+    ("aleatoric U_a", "U_a", "F_Alea"),
+    ("epistemic U_e", "U_e", "F_Epis"),
+)
+
+
+def uncertainty_summary(runs, *, dataset: str = "COMPAS") -> pd.DataFrame:
+    """The chapter's open table: per comparison of the paper, accuracy and the two
+    uncertainties of each group, their ratio, and the ratio's spread over the runs.
+
+    Parameters
+    ----------
+    runs : list of Run
+        Fitted runs of one data set, one per seed (:func:`~.runs.real_runs`).
+    dataset : {"COMPAS", "Adult"}, keyword-only
+
+    Returns
+    -------
+    DataFrame of str
+        Index ``(groups, measure)``, e.g. ``("Black / White", "epistemic U_e → F_Epis")``,
+        the protected group G0 first. Columns: ``G0`` and ``G1`` (the group means of the
+        first run),
+        ``F = G0 / G1`` (their ratio), then over all runs the ratio's median and range and
+        how many runs flag it unfair (``|F − 1| > 0.2``).
+
+    Examples
+    --------
+    >>> from fairbook.experiments.uncertainty_fairness.runs import Run
+    >>> probs = np.array([[[0.9, 0.1], [0.5, 0.5], [0.8, 0.2], [0.6, 0.4]]] * 2)
+    >>> run = Run("SD1", "bnn", None, None, np.array([0, 1, 0, 1]),
+    ...           {"G": np.array([0, 0, 1, 1])}, probs)
+    >>> uncertainty_summary([run], dataset="SD").loc[("G0 / G1", "aleatoric U_a → F_Alea")].tolist()
+    ['0.3400', '0.4000', '0.85', '0.85', '0.85–0.85', '0 of 1']
+    """
+    if isinstance(runs, Run):
+        runs = [runs]
+    runs = list(runs)
+    if not runs:
+        raise ValueError("runs is empty")
+    pairs = PAIRS.get(dataset, {"G": (0, 1)})
+    rows, index = [], []
+    for attribute, (g0, g1) in pairs.items():
+        results = [fairness_result(r, attribute, protected=g0, reference=g1) for r in runs]
+        first = results[0]
+        comparison = f"{group_name(g0)} / {group_name(g1)}"
+        for what, measure, ratio in _SUMMARY_ROWS:
+            values = np.array([float(r.ratios[ratio]) for r in results])
+            finite = values[np.isfinite(values)]
+            unfair = sum(_flag(v) == "unfair" for v in values)
+            value = float(first.ratios[ratio])
+            rows.append(
+                {
+                    "G0": _measure_text(measure, first.groups.loc[measure, g0]),
+                    "G1": _measure_text(measure, first.groups.loc[measure, g1]),
+                    "F = G0 / G1": f"{value:.2f}" if np.isfinite(value) else "undefined",
+                    f"F, median of {len(runs)}": (
+                        f"{np.median(finite):.2f}" if finite.size else "undefined"
+                    ),
+                    "F, range": (
+                        f"{finite.min():.2f}–{finite.max():.2f}" if finite.size else "undefined"
+                    ),
+                    "unfair in": f"{unfair} of {len(runs)}",
+                }
+            )
+            index.append((comparison, f"{what} → {ratio}"))
+    return pd.DataFrame(rows, index=pd.MultiIndex.from_tuples(index, names=["groups", "measure"]))
 
 
 # =========================================================================== Table 1

@@ -88,3 +88,13 @@ def test_changing_an_audit_changes_its_sentences():
 def test_the_second_audit_needs_runs_and_samples():
     with pytest.raises(ValueError, match="needs runs"):
         am.key_results(_one_model(), _one_model())
+
+
+def test_the_replication_line_says_the_chapter_compares_no_printed_number():
+    box = am.key_results(_one_model(), _seeded())
+    for finding in box.findings:
+        assert "replicat" not in finding.lower()
+    assert box.replication.startswith("Beside the paper (fast profile): this chapter compares")
+    assert "no printed number" in box.replication
+    assert "{doc}`the replication ledger <../book/ledger>`" in box.replication
+    assert "(full profile)" in am.key_results(_one_model(), _seeded(), budget="full").replication

@@ -25,3 +25,14 @@ def test_recorded_figure_at_reading_size(small_run):
     titles = [a.get_title() for a in fig.axes]
     assert titles[:4] == ["OFI (pair)", "DPPL (pair)", "DI − 1 (pair)", "DCA (pair)"]
     assert titles[4:] == ["OFI (cells)", "DPPL (cells)", "DI − 1 (cells)", "DCA (cells)"]
+
+
+def test_every_text_reads_at_page_width(small_run):
+    """A 9-inch figure shown about 800 px wide: text of 10 pt or more is at least 9 px."""
+    import matplotlib.text
+
+    _, _, result = small_run
+    axes = hc.plot_bias_boxplot(result["scores"])
+    fig = axes[0].figure
+    sizes = [t.get_fontsize() for t in fig.findobj(matplotlib.text.Text) if t.get_text()]
+    assert sizes and min(sizes) >= 10

@@ -1,11 +1,12 @@
 """Tests of :mod:`fairbook.experiments.conditional_hydragan.key_results`: the sentences say
 the numbers of hand-made tables, and change when the tables do."""
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from fairbook.experiments import conditional_hydragan as hc
-from fairbook.papers import seed003
+from fairbook.generative import js_distance
 from fairbook.reading import KeyResults
 
 
@@ -25,40 +26,94 @@ def _table_3_5(*, who_synthetic=0.0, js_activities=(0.3, 0.24)):
     return pd.DataFrame({k: [v] * 3 for k, v in values.items()}, index=index)
 
 
-def test_five_sentences_from_the_tables(fake_scores):
+def test_findings_from_the_tables_and_a_replication_line(fake_scores):
     results = hc.key_results(fake_scores(3), _table_3_5())
-    assert isinstance(results, KeyResults) and len(results.findings) == 5
-    who, activities, ofi, di, replication = results.findings
+    assert isinstance(results, KeyResults) and len(results.findings) == 4
+    who, activities, ofi, di = results.findings
     assert "falls from 0.250 in the real rows to 0.000" in who and "100 %" in who
     # 100 (0.3 − 0.24) / 0.3 = 20 %
     assert "falls from 0.300 in the real rows to 0.240" in activities
     assert "toward" in activities and "20 %" in activities
     # fake_scores: every class is 0.2 from its ideal with real data and 0.1 with synthetic
-    # data, in every seed: the improvement is 0.100 with no spread
-    assert "mean over 3 seeds" in ofi
-    assert "for 4 of 4 classes" in ofi and "by up to 0.100" in ofi
-    assert "The seeds agree" in ofi
+    # data (plus seed/100 on both sides): the improvement is 0.100 in every seed
+    assert ofi.startswith("In this build (fast profile, 3 seeds, pair definition)")
+    assert "closer to 0 by 0.100 ± 0.000 for youngest 75 %, oldest 25 %, Female and Male" in ofi
+    assert "(mean ± sd over the seeds). It is closer in every seed for" in ofi
     assert "DI is more than 0.02 from 1 for 4 of 4 classes" in di
     assert "and OFI more than 0.02 from 0 for 4" in di
     assert di.endswith("the two flag the same classes.")
     for sentence in results.findings:
         assert "e-0" not in sentence and "np." not in sentence
+        assert "replicat" not in sentence.lower()
+    # the tally is the computed replication line below the findings, linking the ledger
+    assert results.replication.startswith("Beside the paper (fast profile): of ")
+    assert "Briscoe 2024" in results.replication  # the paper by author and year
+    assert "{doc}`the replication ledger <../book/ledger>`" in results.replication
+    assert "seed 003" not in results.replication
+    assert (
+        "(full profile)" in hc.key_results(fake_scores(3), _table_3_5(), budget="full").replication
+    )
 
 
-def test_a_class_made_worse_changes_the_ofi_sentence(fake_scores):
-    scores = fake_scores(2)
-    worse = (scores["class"] == "Male") & (scores["metric"] == "OFI")
-    worse &= scores["data"] == "synthetic"
-    scores.loc[worse, "value"] = -0.5  # real is −0.2 (+ seed/100): |−0.5| − |−0.2| = 0.3 worse
+def test_the_spread_over_seeds_and_the_seeds_that_disagree(fake_scores):
+    scores = fake_scores(3)
+    male = (scores["class"] == "Male") & (scores["metric"] == "OFI")
+    synthetic = male & (scores["data"] == "synthetic")
+    # real Male OFI is −0.2 + seed/100; synthetic −0.1, −0.3, −0.25 in seeds 0, 1, 2:
+    # improvements |real| − |synthetic| = 0.1, −0.11, −0.07
+    scores.loc[synthetic, "value"] = scores.loc[synthetic, "seed"].map({0: -0.1, 1: -0.3, 2: -0.25})
     ofi = hc.key_results(scores, _table_3_5()).findings[2]
-    assert "for 3 of 4 classes" in ofi
-    assert "increased it for 1 (Male, by up to" in ofi
-    spread = scores[worse | ((scores["class"] == "Male") & (scores["metric"] == "OFI"))]
-    assert "mean over 2 seeds" in ofi and spread["seed"].nunique() == 2
-    # improvement per seed: (0.2 − s/100) − 0.5 → −0.3 and −0.31; mean −0.305
-    assert "by up to 0.305" in ofi
-    # sd over the two seeds of (−0.3, −0.31) is 0.00707
-    assert "standard deviation over them is up to 0.007" in ofi
+    improvements = np.array([0.2 - 0.1, 0.19 - 0.3, 0.18 - 0.25])
+    mean, sd = improvements.mean(), improvements.std(ddof=1)
+    assert f"further from 0 by {abs(mean):.3f} ± {sd:.3f} for Male" in ofi
+    assert "closer to 0 by 0.100 ± 0.000 for youngest 75 %, oldest 25 % and Female" in ofi
+    assert "the seeds disagree for Male (closer in 1 of 3)" in ofi
+    # a class further from 0 in every seed is said to be so
+    scores.loc[synthetic, "value"] = -0.5
+    ofi = hc.key_results(scores, _table_3_5()).findings[2]
+    assert "further in every seed for Male" in ofi
+    # one seed: no spread to give
+    one = hc.key_results(fake_scores(1), _table_3_5()).findings[2]
+    assert "1 seed," in one and "±" not in one and "every seed" not in one
+
+
+def test_the_activities_spread_over_seeds(fake_scores):
+    target = [0.25] * 4
+    frames = []
+    for seed, synthetic in enumerate(([0.4, 0.2, 0.2, 0.2], [0.3, 0.3, 0.2, 0.2])):
+        index = pd.MultiIndex.from_product([[seed], list("abcd")], names=["seed", "occupation"])
+        frames.append(
+            pd.DataFrame(
+                {"real": [0.7, 0.1, 0.1, 0.1], "synthetic": synthetic, "target": target},
+                index=index,
+            )
+        )
+    activities = pd.concat(frames)
+    per_seed = [
+        js_distance(f["synthetic"].to_numpy(), target) for _, f in activities.groupby(level="seed")
+    ]
+    table = _table_3_5(js_activities=(0.3, float(np.mean(per_seed))))
+    text = hc.key_results(fake_scores(3), table, activities=activities).findings[1]
+    spread = f"{np.mean(per_seed):.3f} ± {np.std(per_seed, ddof=1):.3f} (mean ± sd over 2 seeds)"
+    assert spread in text
+
+
+def test_the_recorded_seeds_give_their_own_finding(fake_scores):
+    from fairbook.recordings import Recording
+
+    empty = Recording("07_conditional_hydragan", "seeds", pd.DataFrame())
+    assert len(hc.key_results(fake_scores(3), _table_3_5(), recording=empty).findings) == 4
+    recorded = hc.seeds_recording(hc.settings("full"))
+    if recorded.empty:
+        pytest.skip("no recorded seeds in this checkout")
+    findings = hc.key_results(fake_scores(3), _table_3_5(), recording=recorded).findings
+    assert len(findings) == 5
+    n = len(recorded.provenance)
+    assert findings[3].startswith(f"At full size ({n} recorded seeds, pair definition")
+    assert ("for context only" in findings[3]) == recorded.stale
+    scores = hc.recorded_experiment(recorded)["scores"]
+    stats = hc.table_3_4(scores, definition="pair", as_text=False).loc[("OFI", "improves")]
+    assert f"{abs(stats[('Male', 'mean')]):.3f} ± {stats[('Male', 'sd')]:.3f}" in findings[3]
 
 
 def test_ofi_near_zero_with_di_far_from_one_is_named_a_base_rate_difference(fake_scores):
@@ -71,34 +126,6 @@ def test_ofi_near_zero_with_di_far_from_one_is_named_a_base_rate_difference(fake
     loose = hc.key_results(scores, _table_3_5(), tol=0.5).findings[3]
     assert "DI is more than 0.5 from 1 for 0 of 4 classes" in loose
     assert "Female" not in loose
-
-
-def test_the_replication_count_follows_the_paper_signs(fake_scores):
-    # every improvement of the fake scores is +0.1, so a cell agrees where the paper's is
-    # > 0; each printed number is judged once, under the "cells" reading
-    paper = [
-        seed003.TABLE_3_4[m][hc.PAPER_CLASSES[c]]["Improves"]
-        for m in hc.METRICS
-        for c in hc.PAPER_CLASSES
-    ]
-    signed = [p for p in paper if p != 0]
-    positive = sum(p > 0 for p in signed)
-    pair = fake_scores(3)
-    cells = pd.concat([pair, pair.assign(definition="cells")], ignore_index=True)
-    text = hc.key_results(cells, _table_3_5()).findings[4]
-    assert f"in {positive} of {len(signed)} signed cells" in text
-    assert "pair" not in text
-    # the hand-made activities improve (20 %), as the paper's three do
-    assert "activity improvements in 3 of 3" in text
-    # Table 3.5's data-independent numbers are checks of our reading, never matches
-    assert "9 of Table 3.5's 9 data-independent numbers agree" in text
-    assert "checks of our reading of the thesis, not replications" in text
-    # individuals not exactly balanced (0.01 instead of 0, a 96 % improvement): their three
-    # synthetic divergences and three improvements no longer agree; the one-hot rows still do
-    off = hc.key_results(cells, _table_3_5(who_synthetic=0.01)).findings[4]
-    assert "3 of Table 3.5's 9 data-independent numbers agree" in off
-    # scores without the cells reading have no Table 3.4 count to give
-    assert "no cell" in hc.key_results(fake_scores(3), _table_3_5()).findings[4]
 
 
 def test_activities_that_got_worse_are_said_to_be_worse(fake_scores):

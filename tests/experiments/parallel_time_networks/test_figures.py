@@ -80,6 +80,15 @@ def test_decisive_figures_draw_the_recording_and_say_when_it_is_empty(synthetic_
     # reading size: no figure of the chapter is wider than 9 inches
     assert axes[0].figure.get_size_inches()[0] <= 9
     assert ops[0].figure.get_size_inches()[0] == pytest.approx(6)  # 3 inches per panel
+    # every text reads at page width (10 pt: 11 px at 800 px for 9 inches), one legend for
+    # the two panels of the curves, one x label under the operations' panels
+    import matplotlib.text
+
+    for figure in (axes[0].figure, ops[0].figure):
+        texts = [t for t in figure.findobj(matplotlib.text.Text) if t.get_text()]
+        assert min(t.get_fontsize() for t in texts) >= 10
+    assert axes[1].get_legend() is None
+    assert [ax.get_xlabel() for ax in ops].count("") == len(ops) - 1
     empty = Recording("08", "decisive", pd.DataFrame())
     assert "not recorded" in pc.decisive_curves_plot(pc.decisive_curves(empty))[0].get_title()
     assert "not recorded" in pc.decisive_operations_plot(empty)[0].get_title()

@@ -42,10 +42,19 @@ def _findings(**kwargs):
         "nvar_errors": _errors(),
         "table_5_2": _table_5_2(),
         "decisions": _decisions(),
-        "recorded_5_2": replication_table([]),
         "profile": "fast",
     } | kwargs
     return pc.key_results(**options).findings
+
+
+def _replication(**kwargs) -> str:
+    options = {
+        "nvar_errors": _errors(),
+        "table_5_2": _table_5_2(),
+        "decisions": _decisions(),
+        "profile": "fast",
+    } | kwargs
+    return pc.key_results(**options).replication
 
 
 def test_nvar_sentence_by_hand():
@@ -98,20 +107,27 @@ def test_decisive_sentences_by_hand():
 
 def test_decisive_not_recorded():
     findings = _findings(decisions=pd.DataFrame())
-    assert len(findings) == 4
+    assert len(findings) == 3  # the NVAR error, this build's skill, and what is still open
     assert findings[2].startswith("The decisive profile is not recorded yet")
 
 
-def test_tally_counts_matching_rows():
-    # of the ten rows only the sign of Det.'s Q2 agrees (0.5 and the paper's 0.57 are both
-    # positive); with two identical runs every interval is one point and misses the paper's
-    sentence = _findings()[-1]
-    assert sentence.startswith("Of Table 5.2's 10 chaos numbers, 1 of 10 in this build replicate")
-    assert "decisive recording" not in sentence
-    # TiDE's skill 0.75 has the paper's sign too, and the recorded table is counted beside
-    table = _table_5_2((0.4, 0.8, 1.2))
-    sentence = _findings(table_5_2=table, recorded_5_2=_table_5_2())[-1]
-    assert "2 of 10 in this build and 1 of 10 on the decisive recording replicate" in sentence
+def test_no_finding_is_a_tally_and_the_replication_line_counts_the_ledger_rows():
+    # of this build's ten chaos rows only the sign of Det.'s Q2 agrees (0.5 and the paper's
+    # 0.57 are both positive); with two identical runs every interval is one point and
+    # misses the paper's; the eight microclimate numbers are not comparable (no verdict)
+    for finding in _findings():
+        assert "replicat" not in finding.lower()
+    line = _replication()
+    assert line.startswith("Beside the paper (fast profile): of 18 numbers")
+    assert "Briscoe 2024" in line and "seed 003" not in line
+    assert "1 agrees within its rule, 9 differ and 8 have no verdict" in line
+    assert "{doc}`the replication ledger <../book/ledger>`" in line
+    # TiDE's skill 0.75 has the paper's sign too
+    line = _replication(table_5_2=_table_5_2((0.4, 0.8, 1.2)))
+    assert "2 agree within their rule, 8 differ and 8 have no verdict" in line
+    # the tables the ledger cell collects can be given; the profile names the budget
+    line = _replication(replication_tables=[_table_5_2()], profile="full")
+    assert line.startswith("Beside the paper (full profile): of 10 numbers")
 
 
 def test_missing_row_is_an_error():

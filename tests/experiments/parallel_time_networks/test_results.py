@@ -296,11 +296,13 @@ def test_crps_examples_over_steps_and_bad_shapes():
         pc.crps_examples({}, target=1.0)
 
 
-def test_space_and_agent_tables_print_without_scientific_notation():
+def test_space_and_agent_tables_print_without_scientific_notation_or_five_decimals():
     from types import SimpleNamespace
 
     table = pc.space_table(pc.search_space({"hidden_sizes": (24, 48)}))
-    assert table.loc["weight_lr", "values"] == "[0.00001, 0.001]"
-    run = SimpleNamespace(run=0, agent={"arch_lr": 9.3412e-05, "dropout": 0.2, "heads": 4})
+    assert table.loc["weight_lr", "values"] == "[1 × 10⁻⁵, 0.001]"
+    run = SimpleNamespace(
+        run=0, agent={"arch_lr": 9.3412e-05, "slope": 0.00496, "dropout": 0.2, "heads": 4}
+    )
     agents = pc.chosen_agents([run])
-    assert agents["run 0"].tolist() == ["0.0000934", "0.2", "4"]
+    assert agents["run 0"].tolist() == ["9.34 × 10⁻⁵", "4.96 × 10⁻³", "0.2", "4"]

@@ -3,7 +3,9 @@
 :func:`key_results` reads the COMPAS audit (how many comparisons survive MATCH after Holm's
 adjustment, for which groups, and which groups are too small for every metric) and the
 Adult audit of forests trained with several seeds (how many verdicts stay the same in every
-run, and which groups the ensemble's uncertainty flags).
+run, and which groups the ensemble's uncertainty flags). The chapter compares no number a
+paper prints, so its replication line (:func:`fairbook.ledger.replication_line` of no
+tables) says so and links the ledger.
 """
 
 from __future__ import annotations
@@ -11,10 +13,14 @@ from __future__ import annotations
 import math
 
 from fairbook.audit import AuditReport
+from fairbook.ledger import replication_line
 from fairbook.reading import KeyResults
 from fairbook.reading import key_results as _box
 
-__all__ = ["key_results"]
+__all__ = ["CHAPTER", "key_results"]
+
+#: The chapter's notebook stem (the ledger's name for it).
+CHAPTER = "09_audit_your_model"
 
 _SURVIVES = "disparity survives"
 
@@ -147,6 +153,8 @@ def key_results(
     *,
     compas_name: str = "COMPAS",
     adult_name: str = "Adult",
+    budget: str = "fast",
+    chapter: str = CHAPTER,
 ) -> KeyResults:
     """The chapter's Key results, from its two audits.
 
@@ -158,13 +166,19 @@ def key_results(
         An audit with ``runs`` and ``samples`` (:func:`~.results.adult_audit`).
     compas_name, adult_name : str, keyword-only
         How the sentences name the two audits.
+    budget : str, keyword-only
+        The profile this build ran (the replication line names it).
+    chapter : str, keyword-only
+        The chapter's notebook stem, for the replication line.
 
     Returns
     -------
     fairbook.reading.KeyResults
         Four sentences: what survives in the first audit and for which groups, the groups
         too small for every metric, how stable the second audit's verdicts are over its
-        runs, and which of its groups the uncertainty ratios flag.
+        runs, and which of its groups the uncertainty ratios flag; below them the
+        replication line, which says that the chapter compares no printed number (it
+        applies the book's methods to predictions no paper audits in this form).
 
     Examples
     --------
@@ -179,6 +193,9 @@ def key_results(
     >>> print(textwrap.fill(key_results(one, both).findings[0], 80))
     In the COMPAS audit, 5 of 6 comparisons of a group with its reference survive
     MATCH after Holm's adjustment (α = 0.05): b (5 metrics) by group.
+    >>> print(textwrap.fill(key_results(one, both).replication, 80))
+    Beside the paper (fast profile): this chapter compares no printed number;
+    {doc}`the replication ledger <../book/ledger>` lists the others.
     """
     if adult_report.tables.get("stability") is None:
         raise ValueError("adult_report needs runs: audit it with runs=[...]")
@@ -189,4 +206,5 @@ def key_results(
         _too_small(compas_report, compas_name),
         _stability(adult_report, adult_name),
         _uncertainty(adult_report, adult_name),
+        replication=replication_line([], chapter=chapter, budget=budget),
     )

@@ -81,9 +81,9 @@ def _explorer_figure(grid: pd.DataFrame, target: str, weight: float):
     axes[0].set_title(
         f"generated occupations (JS to uniform {first['js_synthetic']:.3f}; "
         f"real {first['js_real']:.3f})",
-        fontsize=9,
+        fontsize=10,
     )
-    axes[0].legend(fontsize=8)
+    axes[0].legend(fontsize=9)
     present = list(dict.fromkeys(sel["class"]))
     classes = [c for c in _class_order() if c in present]
     classes += [c for c in present if c not in classes]
@@ -93,10 +93,10 @@ def _explorer_figure(grid: pd.DataFrame, target: str, weight: float):
             ax=ax, color=["#b2182b", "#2166ac"], legend=False, width=0.8
         )
         ax.axhline(IDEAL[metric], color="k", lw=0.8)
-        ax.set_title(f"{metric} (ideal {IDEAL[metric]:g})", fontsize=9)
+        ax.set_title(f"{metric} (ideal {IDEAL[metric]:g})", fontsize=10)
         ax.set_xlabel("")
-        ax.tick_params(axis="x", labelrotation=60, labelsize=8)
-    axes[1].legend(axes[1].containers, ["real", "synthetic"], fontsize=8)
+        ax.tick_params(axis="x", labelrotation=60, labelsize=9)
+    axes[1].legend(axes[1].containers, ["real", "synthetic"], fontsize=9)
     fig.tight_layout()
     return fig
 

@@ -75,7 +75,7 @@ def plot_bias_boxplot(scores: pd.DataFrame, *, definition: str = "cells", ax=Non
         a.axhline(0, color="k", lw=0.8)
         a.set_xticks(np.arange(len(classes)), classes, rotation=30, ha="right")
         a.set_title(f"{metric}{' − 1' if shift else ''} ({definition})")
-    np.ravel(fig_axes)[0].legend(fontsize=8)
+    np.ravel(fig_axes)[0].legend(fontsize=10)  # 9 px or more on a page 800 px wide
     if ax is None:
         fig.tight_layout()
     return fig_axes

@@ -1,12 +1,14 @@
 """Key results of "Conditional HydraGAN": the chapter's answers in plain sentences.
 
 :func:`key_results` reads the tables the chapter has already computed (the long bias
-scores of :func:`~fairbook.experiments.conditional_hydragan.run_experiment` and the
-Table 3.5 analogue) and says, each with its number, whether the conditional fixed who is
-represented, whether the diversity loss balanced the activities, whether OFI says the
-synthetic training set reduced the algorithmic bias, what OFI says that DI does not, and
-how much of the paper's Tables 3.4 and 3.5 the stand-in reproduces. Every number comes
-from the inputs; nothing is typed in.
+scores of :func:`~fairbook.experiments.conditional_hydragan.run_experiment`, the Table 3.5
+analogue and, when given, the generated proportions per seed and the recorded full-size
+seeds) and says, each with its number and its spread over seeds, whether the conditional
+fixed who is represented, whether the diversity loss balanced the activities, how much OFI
+says the synthetic training set changed the algorithmic bias, in this build and at full
+size, and what OFI says that DI does not. How far the chapter replicates the paper is one
+computed line below the findings (:func:`fairbook.ledger.replication_line`), never a
+finding. Every number comes from the inputs; nothing is typed in.
 """
 
 from __future__ import annotations
@@ -14,15 +16,21 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from fairbook.generative.divergence import js_distance
+from fairbook.ledger import replication_line
 from fairbook.reading import KeyResults, listed
 from fairbook.reading import key_results as _box
-from fairbook.replication import passes
 
 from ._common import _class_order
 from .replication import table_3_4_beside_paper, table_3_5_beside_paper, table_3_5_replication
-from .results import reading, table_3_4
+from .results import reading
+from .runs import improvement, recorded_experiment
+from .settings import IDEAL
 
-__all__ = ["key_results"]
+__all__ = ["CHAPTER", "key_results"]
+
+#: The chapter's notebook stem (its rows in the ledger).
+CHAPTER = "07_conditional_hydragan"
 
 
 def _percent(value: float) -> str:
@@ -38,11 +46,27 @@ def _percent(value: float) -> str:
     return f"{value:.1f} %"
 
 
-def _moves(real: float, synthetic: float) -> str:
+def _signed(value: float) -> str:
+    """A signed number at three decimals with a typographic minus.
+
+    Examples
+    --------
+    >>> _signed(0.1724), _signed(-0.063), _signed(-0.0001)
+    ('+0.172', '−0.063', '0.000')
+    """
+    text = f"{value:+.3f}"
+    if text in ("+0.000", "-0.000"):
+        return "0.000"
+    return text.replace("-", "−")
+
+
+def _moves(real: float, synthetic: float, spread: str = "") -> str:
     if f"{real:.3f}" == f"{synthetic:.3f}":
-        return f"stays at {real:.3f}"
+        return f"stays at {real:.3f}{spread}"
     word = "falls" if synthetic < real else "rises"
-    return f"{word} from {real:.3f} in the real rows to {synthetic:.3f} in the generated ones"
+    return (
+        f"{word} from {real:.3f} in the real rows to {synthetic:.3f}{spread} in the generated ones"
+    )
 
 
 def _individuals(table_3_5: pd.DataFrame) -> str:
@@ -56,11 +80,28 @@ def _individuals(table_3_5: pd.DataFrame) -> str:
     )
 
 
-def _activities(table_3_5: pd.DataFrame) -> str:
+def _js_spread(activities: pd.DataFrame | None) -> str:
+    """`` ± sd (mean ± sd over n seeds)`` of the generated occupations' JS distance to
+    their target, one value per seed of ``result["activities"]``; ``""`` without them."""
+    if activities is None or activities.empty:
+        return ""
+    per_seed = [
+        js_distance(frame["synthetic"].to_numpy(), frame["target"].to_numpy())
+        for _, frame in activities.groupby(level="seed")
+    ]
+    if len(per_seed) < 2:
+        return " (one seed)"
+    return f" ± {np.std(per_seed, ddof=1):.3f} (mean ± sd over {len(per_seed)} seeds)"
+
+
+def _activities(table_3_5: pd.DataFrame, activities: pd.DataFrame | None = None) -> str:
     real = float(table_3_5.loc["JS distance", ("Activities", "real")])
     synthetic = float(table_3_5.loc["JS distance", ("Activities", "synthetic")])
     gain = float(table_3_5.loc["JS distance", ("Activities", "improvement %")])
-    distance = f"their Jensen–Shannon distance to the target {_moves(real, synthetic)}"
+    distance = (
+        "their Jensen–Shannon distance to the target "
+        f"{_moves(real, synthetic, _js_spread(activities))}"
+    )
     if round(gain, 1) > 0:
         return (
             "The activity-diversity loss moves the generated occupations toward their "
@@ -74,44 +115,85 @@ def _activities(table_3_5: pd.DataFrame) -> str:
     return f"The activity-diversity loss left the occupations' balance as it was: {distance}."
 
 
-def _ofi(scores: pd.DataFrame, definition: str) -> str:
-    stats = table_3_4(scores, definition=definition, as_text=False).loc[("OFI", "improves")]
-    classes = [c for c in _class_order() if np.isfinite(stats[(c, "mean")])]
-    mean = {c: float(stats[(c, "mean")]) for c in classes}
-    sd = [float(stats[(c, "sd")]) for c in classes]
-    n_seeds = int(scores["seed"].nunique())
-    better = [c for c in classes if round(mean[c], 3) > 0]
-    worse = [c for c in classes if round(mean[c], 3) < 0]
-    seeds = "one seed" if n_seeds == 1 else f"mean over {n_seeds} seeds"
-    parts = []
-    if better:
-        most = max(mean[c] for c in better)
+def _improvements(scores: pd.DataFrame, definition: str, metric: str = "OFI") -> pd.DataFrame:
+    """Seeds × classes: ``|real − ideal| − |synthetic − ideal|`` of `metric`, per seed
+    (positive: the classifier trained on synthetic data is less biased)."""
+    sel = scores[(scores["definition"] == definition) & (scores["metric"] == metric)]
+    wide = sel.pivot_table(index=["seed", "class"], columns="data", values="value", aggfunc="first")
+    gains = improvement(wide["real"], wide["synthetic"], IDEAL[metric])
+    table = pd.Series(gains, index=wide.index).unstack("class")
+    return table.reindex(columns=[c for c in _class_order() if c in table.columns])
+
+
+def _ofi(scores: pd.DataFrame, definition: str, *, where: str, context: str) -> str:
+    """OFI's change per class (mean ± sd over the seeds: closer to 0 or further from it)
+    and, seed by seed, whether the classifier trained on synthetic data got less biased: in
+    every seed, in none, or in some (the seeds disagree)."""
+    per_seed = _improvements(scores, definition)
+    n_seeds = len(per_seed)
+    groups: dict[tuple, list[str]] = {}
+    for name in per_seed.columns:
+        values = per_seed[name].dropna().to_numpy(float)
+        if not len(values):
+            continue
+        mean = float(values.mean())
+        sd = f" ± {values.std(ddof=1):.3f}" if len(values) > 1 else ""
+        better = int((values.round(3) > 0).sum())
+        worse = int((values.round(3) < 0).sum())
+        key = (
+            -round(mean, 3),
+            f"{abs(mean):.3f}{sd}",
+            _signed(mean)[0],
+            better,
+            worse,
+            len(values),
+        )
+        groups.setdefault(key, []).append(name)
+    parts, always, never, mixed = [], [], [], []
+    for (_, size, sign, better, worse, k), names in sorted(groups.items()):
+        way = {"+": "closer to 0", "−": "further from 0"}.get(sign)
         parts.append(
-            f"reduced the classifier's algorithmic bias for {len(better)} of {len(classes)} "
-            f"classes ({listed(better)}, by up to {most:.3f})"
+            f"{way} by {size} for {listed(names)}" if way else f"no closer for {listed(names)}"
         )
-    else:
-        parts.append(f"reduced the algorithmic bias for none of the {len(classes)} classes")
-    if worse:
-        most = max(-mean[c] for c in worse)
-        parts.append(f"increased it for {len(worse)} ({listed(worse)}, by up to {most:.3f})")
-    same = len(classes) - len(better) - len(worse)
-    if same:
-        parts.append(f"left it unchanged for {same}")
+        if better == k:
+            always += names
+        elif worse == k:
+            never += names
+        else:
+            mixed.append(f"{listed(names)} (closer in {better} of {k})")
     text = (
-        f"Judged by OFI ({definition} definition, {seeds}), training on synthetic data "
-        + listed(parts)
-        + "."
+        f"{where} ({context.format(n=n_seeds, s='' if n_seeds == 1 else 's')}, {definition} "
+        f"definition), training on synthetic data brings OFI {listed(parts)}"
+        + (" (mean ± sd over the seeds)." if n_seeds > 1 else ".")
     )
-    finite = [s for s in sd if np.isfinite(s)]
-    if finite and round(max(finite), 3) > 0:
-        text += (
-            " The seeds disagree: the improvement's standard deviation over them is up to "
-            f"{max(finite):.3f}."
-        )
-    elif finite:
-        text += " The seeds agree on it to three decimals."
-    return text
+    if n_seeds < 2:
+        return text
+    said = []
+    if always:
+        said.append(f"closer in every seed for {listed(always)}")
+    if never:
+        said.append(f"further in every seed for {listed(never)}")
+    if mixed:
+        said.append(f"the seeds disagree for {listed(mixed)}")
+    summary = listed(said)
+    if always or never:
+        summary = "It is " + summary
+    else:
+        summary = summary[0].upper() + summary[1:]
+    return f"{text} {summary}."
+
+
+def _recorded(recording, definition: str) -> str | None:
+    """The OFI sentence on the recorded full-size seeds; None when nothing is recorded."""
+    if recording is None or recording.empty:
+        return None
+    result = recorded_experiment(recording)
+    if not result:
+        return None
+    context = "{n} recorded seed{s}"
+    if recording.stale:
+        context += ", recorded by code that has changed since: for context only"
+    return _ofi(result["scores"], definition, where="At full size", context=context)
 
 
 def _ofi_against_di(scores: pd.DataFrame, definition: str, tol: float) -> str:
@@ -137,52 +219,16 @@ def _ofi_against_di(scores: pd.DataFrame, definition: str, tol: float) -> str:
     return text + "."
 
 
-def _count(rows) -> tuple[int, int, int]:
-    """(passing, judged, passing but uninformative) among ``rows``."""
-    judged = [row for row in rows if row.passed is not None]
-    passing = [row for row in judged if row.passed]
-    return len(passing), len(judged), sum(row.outcome == "uninformative" for row in passing)
-
-
-def _replication(scores: pd.DataFrame, table_3_5: pd.DataFrame) -> str:
-    # each printed number of Table 3.4 is judged once, under the "cells" reading (the
-    # ledger's choice: the printed values are not antisymmetric, so "pair" is excluded)
-    table_3_4_counts = []
-    if "cells" in set(scores["definition"]):
-        agree, signed, loose = _count(
-            table_3_4_beside_paper(scores, definition="cells").attrs["rows"]
-        )
-        text = f"{agree} of {signed} signed cells"
-        if loose:
-            text += f" ({loose} of them only with an interval that holds 0: uninformative)"
-        table_3_4_counts.append(text)
-    activities = _count(table_3_5_beside_paper(table_3_5).attrs["rows"])
-    checks = table_3_5_replication(table_3_5).attrs["rows"]
-    agree_by_construction = sum(_agrees(row) for row in checks)
-    return (
-        "Beside the paper (Adult stands in for its smart-home data, so only directions "
-        "compare): the improvements of Table 3.4 have the paper's sign in "
-        f"{listed(table_3_4_counts) or 'no cell (this build has no per-cell scores)'}, "
-        f"Table 3.5's activity improvements in {activities[0]} of {activities[1]}, and "
-        f"{agree_by_construction} of Table 3.5's {len(checks)} data-independent numbers agree — "
-        "checks of our reading of the thesis, not replications (they hold by construction)."
-    )
-
-
-def _agrees(row) -> bool:
-    """A reading check agrees when its inner rule passes (``ReadingCheck`` itself never
-    counts as a match)."""
-    rule = row.rules[0]
-    inner = rule.rule.judge(row.paper, row.ours, low=row.low, high=row.high, n=row.n)
-    return passes(inner) is True
-
-
 def key_results(
     scores: pd.DataFrame,
     table_3_5: pd.DataFrame,
     *,
+    activities: pd.DataFrame | None = None,
+    recording=None,
     definition: str = "pair",
     tol: float = 0.02,
+    budget: str = "fast",
+    chapter: str = CHAPTER,
 ) -> KeyResults:
     """The chapter's Key results box, computed from its tables.
 
@@ -192,24 +238,49 @@ def key_results(
         The long bias scores over seeds, ``run_experiment(...)["scores"]``.
     table_3_5 : pandas.DataFrame
         :func:`~fairbook.experiments.conditional_hydragan.table_3_5` of the same result.
+    activities : pandas.DataFrame, keyword-only, optional
+        ``run_experiment(...)["activities"]``: the generated occupations' proportions per
+        seed, for the spread of their distance to the target.
+    recording : fairbook.recordings.Recording, keyword-only, optional
+        The recorded full-size seeds
+        (:func:`~fairbook.experiments.conditional_hydragan.seeds_recording`): their OFI
+        sentence (none while nothing is recorded; a stale one is said to be so).
     definition : {"pair", "cells"}, keyword-only
-        Which comparison of a class the OFI and DI sentences read (the chapter's tables
-        show both; the replication sentence counts both).
+        Which comparison of a class the OFI and DI sentences read.
     tol : float, keyword-only
         How far from its ideal a score must be to count as biased (the chapter's reading
         of OFI beside DI, :func:`~fairbook.experiments.conditional_hydragan.reading`).
+    budget : str, keyword-only
+        The profile this build ran (the replication line names it).
+    chapter : str, keyword-only
+        The chapter's notebook stem, for the replication line.
 
     Returns
     -------
     fairbook.reading.KeyResults
-        Five sentences: the who-cells' representation, the activities' balance, OFI's
-        verdict on the mitigation (with the spread over seeds), what OFI says that DI does
-        not, and the replication count.
+        Four or five sentences: the who-cells' representation, the activities' balance,
+        OFI's change with its spread over seeds in this build and (when recorded) at full
+        size, and what OFI says that DI does not; below them the replication line computed
+        from the chapter's replication tables.
     """
-    return _box(
+    # the tables the chapter's ledger cell collects (the same rows the ledger lists); a
+    # definition the scores do not hold has no table
+    tables = [
+        table_3_4_beside_paper(scores, definition=d)
+        for d in ("pair", "cells")
+        if d in set(scores["definition"])
+    ]
+    tables += [table_3_5_beside_paper(table_3_5), table_3_5_replication(table_3_5)]
+    findings = [
         _individuals(table_3_5),
-        _activities(table_3_5),
-        _ofi(scores, definition),
+        _activities(table_3_5, activities),
+        _ofi(
+            scores, definition, where="In this build", context=f"{budget} profile, {{n}} seed{{s}}"
+        ),
+        _recorded(recording, definition),
         _ofi_against_di(scores, definition, tol),
-        _replication(scores, table_3_5),
+    ]
+    return _box(
+        *[f for f in findings if f],
+        replication=replication_line(tables, chapter=chapter, budget=budget),
     )

@@ -8,6 +8,12 @@ import pandas as pd
 
 from .runs import RunResult
 
+#: Font sizes of legends and annotations, in points: a figure at most 9 inches wide is
+#: shown about 800 px wide, where 10 pt is 11 px (the book's floor for text in a figure is
+#: 9 px; matplotlib's default for the other texts is 10 pt).
+_LEGEND_PT = 10
+_TEXT_PT = 10
+
 __all__ = [
     "attractor_plot",
     "decisive_curves_plot",
@@ -63,7 +69,7 @@ def search_plot(runs: list[RunResult], *, ax=None):
     ax.set_xlabel("generation")
     ax.set_ylabel("f_v: mean CRPS on genetic_val")
     ax.set_xticks(sorted(set(pd.concat([r.history["generation"] for r in runs]))))
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=_LEGEND_PT)
     return ax
 
 
@@ -95,10 +101,13 @@ def training_curves_plot(runs: list[RunResult], *, subspace: str = "history", ax
             )
     loss_ax.set_xlabel("weight updates of the final network")
     loss_ax.set_ylabel("CRPS (line: training loss)")
-    loss_ax.legend(fontsize=7)
+    loss_ax.legend(fontsize=_LEGEND_PT)
     op_ax.set_xlabel("weight updates of the final network")
     op_ax.set_ylabel(f"operation weight ({subspace})")
-    op_ax.legend(fontsize=7, ncol=2)
+    # below the panel: six lines of a few thousandths' difference leave no room inside it
+    op_ax.legend(
+        fontsize=_LEGEND_PT, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.2), frameon=False
+    )
     return axes
 
 
@@ -127,7 +136,7 @@ def wall_time_curves_plot(runs: list[RunResult], *, ax=None):
     ax.set_xlabel("wall seconds of final training and scoring (cumulative)")
     ax.set_ylabel("test CRPS (mean)")
     ax.set_title("PTN (dots) and TiDE (crosses) against time; Normal baseline dotted")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=_LEGEND_PT)
     return ax
 
 
@@ -175,9 +184,9 @@ def fan_chart(data: dict, run: RunResult, index: int, *, ax=None, title: str = "
         0.02,
         f"CRPS PTN {score['PTN']:.4f} · Normal {score['Det.']:.4f}",
         transform=ax.transAxes,
-        fontsize=8,
+        fontsize=_TEXT_PT,
     )
-    ax.legend(fontsize=7, loc="upper left")
+    ax.legend(fontsize=_LEGEND_PT, loc="upper left")
     return ax
 
 
@@ -225,10 +234,10 @@ def decisive_curves_plot(curves: pd.DataFrame, *, axes=None):
             if x_of == "updates"
             else "wall seconds of the model's final training\nand scoring (median over runs)"
         )
-        ax.legend(fontsize=7)
+    axes[0].legend(fontsize=_LEGEND_PT)  # one legend: both panels draw the same lines
     axes[0].set_ylabel("test CRPS (mean over windows)")
-    axes[0].set_title("against updates (the last point is the warm start)", fontsize=9)
-    axes[1].set_title("against the wall time each model used", fontsize=9)
+    axes[0].set_title("against updates (the last point is the warm start)", fontsize=_TEXT_PT)
+    axes[1].set_title("against the wall time each model used", fontsize=_TEXT_PT)
     return axes
 
 
@@ -261,14 +270,15 @@ def decisive_operations_plot(recording, *, axes=None):
         width = min(9.0, 3.0 * len(subspaces))  # reading size: at most 9 inches wide
         _, axes = plt.subplots(1, len(subspaces), figsize=(width, 3.2), sharey=True)
     axes = np.atleast_1d(axes)
-    for ax, subspace in zip(axes, subspaces, strict=True):
+    for k, (ax, subspace) in enumerate(zip(axes, subspaces, strict=True)):
         for i, column in enumerate(c for c in columns if c.startswith(f"weight:{subspace}/")):
             by_update = epochs.groupby("weight updates")[column]
             x = by_update.median().index
             ax.plot(x, by_update.median(), color=f"C{i}", label=column.split("/")[-1])
             ax.fill_between(x, by_update.min(), by_update.max(), color=f"C{i}", alpha=0.15)
         ax.set_title(subspace)
-        ax.set_xlabel("weight updates of the final network")
-        ax.legend(fontsize=7)
+        # one x label under the middle panel: three would run into each other
+        ax.set_xlabel("weight updates of the final network" if k == len(axes) // 2 else "")
+        ax.legend(fontsize=_LEGEND_PT)
     axes[0].set_ylabel("operation weight softmax(α)")
     return axes

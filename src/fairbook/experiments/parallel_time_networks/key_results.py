@@ -2,19 +2,27 @@
 
 :func:`key_results` turns what the chapter has computed — the deterministic forecast's
 error by lead time, this build's Table 5.2, and the decisive recording's decisions and
-Table 5.2 — into plain sentences: why a probabilistic forecast, how PTN fares against its
-two baselines in this build and at the recorded budget that can decide, and how many of the
-paper's numbers replicate. Every number in them is computed here, from those inputs.
+Table 5.2 — into plain sentences: why a probabilistic forecast, and how PTN fares against
+its two baselines in this build and at the recorded budget that can decide, each with its
+spread over the runs. How far the chapter replicates the paper is one computed line below
+them (:func:`fairbook.ledger.replication_line`), never a finding. Every number in them is
+computed here, from those inputs.
 """
 
 from __future__ import annotations
 
 import pandas as pd
 
+from fairbook.ledger import replication_line
 from fairbook.reading import KeyResults
 from fairbook.reading import key_results as _key_results
 
-__all__ = ["key_results"]
+from .replication import table_5_2_microclimate
+
+__all__ = ["CHAPTER", "key_results"]
+
+#: The chapter's notebook stem (its rows in the ledger).
+CHAPTER = "08_parallel_time_networks"
 
 #: The decisions the Key results report, and how the chapter names the baseline in each.
 _BASELINES = {
@@ -105,31 +113,14 @@ def _decisive(decisions: pd.DataFrame) -> list[str]:
     return sentences
 
 
-def _tally(tables: dict[str, pd.DataFrame]) -> str:
-    parts, total_rows = [], None
-    for label, table in tables.items():
-        rows = table.attrs.get("rows", ()) if not table.empty else ()
-        if not rows:
-            continue
-        matches = sum(row.passed is True for row in rows)
-        parts.append(f"{matches} of {len(rows)} {label}")
-        total_rows = len(rows)
-    if not parts:
-        return "No number of Table 5.2 is compared in this build."
-    return (
-        f"Of Table 5.2's {total_rows} chaos numbers, {' and '.join(parts)} replicate (the "
-        "paper's value inside our 95 % interval over the runs, and PTN beating each baseline "
-        "when the paper says it does)."
-    )
-
-
 def key_results(
     *,
     nvar_errors: pd.DataFrame,
     table_5_2: pd.DataFrame,
     decisions: pd.DataFrame,
-    recorded_5_2: pd.DataFrame,
     profile: str,
+    replication_tables=None,
+    chapter: str = CHAPTER,
 ) -> KeyResults:
     """The chapter's Key results, from its computed tables.
 
@@ -146,36 +137,39 @@ def key_results(
         The decisive recording's decisions
         (:func:`~fairbook.experiments.parallel_time_networks.results.decision_table`; empty
         when nothing is recorded).
-    recorded_5_2 : DataFrame
-        Table 5.2 on the decisive recording (the first table
-        :func:`~fairbook.experiments.parallel_time_networks.replication.decisive_table_5_2`
-        returns; empty when nothing is recorded).
     profile : str, keyword-only
         The profile this build ran.
+    replication_tables : list of DataFrame, keyword-only, optional
+        The chapter's replication tables for this build, the ones its ledger cell collects
+        (default: ``table_5_2`` and
+        :func:`~fairbook.experiments.parallel_time_networks.replication.table_5_2_microclimate`).
+    chapter : str, keyword-only
+        The chapter's notebook stem, for the replication line.
 
     Returns
     -------
     KeyResults
-        The NVAR error growth, this build's skill against both baselines, one decision per
-        baseline at the decisive budget, and the replication tally.
+        The NVAR error growth, this build's skill against both baselines (with its interval
+        over the runs), and one decision per baseline at the decisive budget; below them the
+        replication line computed from ``replication_tables``.
 
     Examples
     --------
-    >>> from fairbook.replication import replication_table
     >>> errors = pd.DataFrame({"MAE (x)": [0.2, 2.0]}, index=[1, 16])
     >>> from fairbook.experiments.parallel_time_networks import table_5_2_replication
     >>> crps = pd.DataFrame({"PTN": [0.1, 0.2], "Det.": [0.2, 0.4], "TiDE": [0.2, 0.2]})
     >>> results = key_results(nvar_errors=errors, table_5_2=table_5_2_replication([crps] * 2),
-    ...                       decisions=pd.DataFrame(), recorded_5_2=replication_table([]),
-    ...                       profile="fast")
+    ...                       decisions=pd.DataFrame(), profile="fast")
     >>> results.findings[0][:60]
     "The deterministic NVAR forecast's mean absolute error in $x$"
     >>> "from 0.20 at 1 step ahead to 2.00 at 16 steps (10 times larger)" in results.findings[0]
     True
     """
+    if replication_tables is None:
+        replication_tables = [table_5_2, table_5_2_microclimate()]
     return _key_results(
         _nvar(nvar_errors),
         _build(table_5_2, profile),
         *_decisive(decisions),
-        _tally({"in this build": table_5_2, "on the decisive recording": recorded_5_2}),
+        replication=replication_line(replication_tables, chapter=chapter, budget=profile),
     )

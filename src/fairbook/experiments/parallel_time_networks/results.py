@@ -11,6 +11,7 @@ from fairbook.forecasting.baselines import (
 )
 from fairbook.forecasting.skill import percent_improved, skill_quartiles, skill_score
 from fairbook.forecasting.space import Choice
+from fairbook.formatting import MAX_DECIMALS
 from fairbook.papers.seed003 import LORENZ_PROTOCOL, PTN_COST, TABLE_5_2_CHAOS
 
 from .runs import RunResult, tide_epochs_per_cycle
@@ -156,12 +157,31 @@ def crps_examples(forecasts, target) -> pd.DataFrame:
     return frame
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
 def _significant(value: float, digits: int = 3) -> str:
-    """``value`` to ``digits`` significant digits in fixed point (``0.0000934``, never
-    ``9.34e-05``), trailing zeros trimmed."""
-    return np.format_float_positional(
+    """``value`` to ``digits`` significant digits in fixed point, trailing zeros trimmed;
+    a value that would need five decimals or more as a power of ten, as a reader writes it
+    (``9.34 × 10⁻⁵``, never ``9.34e-05`` nor ``0.0000934``: the book's tables show at most
+    :data:`fairbook.formatting.MAX_DECIMALS` decimals).
+
+    Examples
+    --------
+    >>> _significant(0.2), _significant(0.123456), _significant(0.001), _significant(4.0)
+    ('0.2', '0.123', '0.001', '4')
+    >>> _significant(9.3412e-05), _significant(1e-05), _significant(0.00496)
+    ('9.34 × 10⁻⁵', '1 × 10⁻⁵', '4.96 × 10⁻³')
+    """
+    text = np.format_float_positional(
         float(value), precision=digits, unique=False, fractional=False, trim="-"
     )
+    decimals = len(text.partition(".")[2])
+    if decimals <= MAX_DECIMALS:
+        return text
+    mantissa, exponent = f"{float(value):.{int(digits) - 1}e}".split("e")
+    mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
+    return f"{mantissa} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
 
 
 def space_table(space: dict) -> pd.DataFrame:
@@ -170,7 +190,7 @@ def space_table(space: dict) -> pd.DataFrame:
     Examples
     --------
     >>> space_table(search_space({"hidden_sizes": (24, 48)})).loc["arch_lr", "values"]
-    '[0.00001, 0.001]'
+    '[1 × 10⁻⁵, 0.001]'
     """
     rows = []
     for name, domain in space.items():
@@ -199,7 +219,7 @@ def space_table(space: dict) -> pd.DataFrame:
 
 def chosen_agents(runs: list[RunResult]) -> pd.DataFrame:
     """The best agent of each run's search (one column per run; numbers to 3 significant
-    digits, in fixed point)."""
+    digits, in fixed point up to four decimals, as a power of ten below)."""
 
     def show(value):
         return _significant(value) if isinstance(value, float) else str(value)

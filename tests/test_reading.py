@@ -230,3 +230,18 @@ def test_no_prose_points_at_a_widget_the_static_page_leaves_out(notebook):
         if pointing.search(line)
     ]
     assert not found, f"{notebook.name}: {found}"
+
+
+@pytest.mark.parametrize("notebook", CHAPTERS, ids=lambda p: p.stem)
+def test_the_set_up_cell_is_folded_so_the_idea_comes_first(notebook):
+    """The imports and settings (and the parameters table) fold away: a reader reaches the
+    idea and its worked example within a few screens (issue 45: teaching started late)."""
+    cells = _cells(notebook)
+    setup = next(cells[i + 1] for i, c in enumerate(cells) if "parameters" in _tags(c))
+    assert "hide-input" in _tags(setup), notebook.name
+
+
+def test_the_parameters_table_is_a_closed_dropdown():
+    shown = reading.parameters_used(profile="fast", alpha=0.05)._repr_markdown_()
+    assert shown.startswith("```{admonition} Parameters used in this run (2)\n:class: dropdown")
+    assert "| alpha | 0.05 |" in shown

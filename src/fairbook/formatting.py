@@ -287,13 +287,19 @@ def p_value_text(value) -> str:
 
 
 def _integral(column: pd.Series) -> bool:
-    finite = column[np.isfinite(column.to_numpy(dtype=float, na_value=np.nan))]
-    return len(finite) > 0 and bool((finite == np.round(finite)).all())
+    """Whether every finite value of `column` is a whole number, to floating-point rounding
+    (``100 * 0.2`` is 20.000000000000004: a whole percentage)."""
+    values = column.to_numpy(dtype=float, na_value=np.nan)
+    finite = values[np.isfinite(values)]
+    if len(finite) == 0:
+        return False
+    whole = np.round(finite)
+    return bool(np.all(np.abs(finite - whole) <= 1e-9 * np.maximum(1.0, np.abs(whole))))
 
 
 def _integer_text(value) -> str:
     number = float(value)
-    return _non_finite(number) if not np.isfinite(number) else str(int(number))
+    return _non_finite(number) if not np.isfinite(number) else str(int(round(number)))
 
 
 def significant(value, *, digits: int = 4) -> str:
@@ -337,6 +343,8 @@ def fixed_point(table):
     >>> t = pd.DataFrame({"gap": [5e-5, 99.99], "p": [1e-20, 0.5], "n": [5.0, 10.0]})
     >>> fixed_point(t).to_dict("list")
     {'gap': ['5.0 × 10⁻⁵', '99.9900'], 'p': ['< 1e-10', '0.500'], 'n': ['5', '10']}
+    >>> fixed_point(pd.DataFrame({"%": [100 * 0.2, 100 * 0.3]}))["%"].tolist()
+    ['20', '30']
     """
     if not isinstance(table, pd.DataFrame):
         return table

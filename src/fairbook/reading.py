@@ -212,7 +212,12 @@ class ParametersUsed:
         return "\n".join(lines)
 
     def _repr_markdown_(self) -> str:
-        return "**Parameters used in this run**\n\n" + self.to_markdown()
+        # folded: a reader meets the chapter's idea first, and opens the parameters when an
+        # exercise or a rerun needs them
+        return (
+            f"```{{admonition}} Parameters used in this run ({len(self.rows)})\n"
+            f":class: dropdown parameters-used\n\n{self.to_markdown()}\n```\n"
+        )
 
     def __repr__(self) -> str:
         width = max(len(name) for name, _ in self.rows)

@@ -131,6 +131,7 @@ def test_issue_45_numbers_and_names_are_counted_where_a_reader_sees_them():
         "<tr><th>a</th><td>5.0000</td><td>0.123456</td><td>0.000012</td></tr>"
         "<tr><th>b</th><td>10.000</td><td>0.5</td><td>1.000</td></tr>"
         "<tr><th>c</th><td>3.0</td><td>0.5</td><td>1.000</td></tr></tbody></table>"
+        "<table><tbody><tr><td>0.000</td></tr><tr><td>1.000</td></tr></tbody></table>"
     )
     prose = (
         "<p>As seed 003 shows.</p><details><summary>evidence</summary><p>seed 004 Table 2</p>"
@@ -139,7 +140,8 @@ def test_issue_45_numbers_and_names_are_counted_where_a_reader_sees_them():
     m = readability.dom_metrics(article(table + prose))
     # 0.123456 and 0.000012 (a p-value column is held to the same decimals)
     assert m["long_decimals"] == 2
-    assert m["whole_numbers_with_decimals"] == 3  # not the p-values of 1.000
+    # not the p-values of 1.000, nor a column of rates that happen to be 0 or 1
+    assert m["whole_numbers_with_decimals"] == 3
     assert m["seed_names_open"] == 1  # the folded evidence and solution do not count
 
 
@@ -158,3 +160,9 @@ def test_judge_holds_chapters_to_the_teaching_rules(metrics, problem):
     problems = readability.judge("notebooks/03_small_groups", metrics)
     assert any(problem in p for p in problems), problems
     assert not readability.judge("notebooks/03_small_groups", {"worked_example_top_px": 900})
+
+
+def test_the_ledger_alone_is_exempt_from_the_decimals_limit():
+    assert readability.judge("book/ledger", {"long_decimals": 400}) == []
+    assert readability.judge("book/intro", {"long_decimals": 1})
+    assert readability.judge("notebooks/02_x", {"long_decimals": 1, "worked_example_top_px": 1})

@@ -159,8 +159,8 @@ def course_times_html(times: pd.DataFrame, *, source: str) -> str:
     )
     weeks = week_hours(times)
     week_rows = "".join(
-        f"<tr><td>{week}</td><td>{', '.join(WEEKS[week])}</td><td>{CLASS_HOURS:.1f}</td>"
-        f"<td>{row.read_h:.1f}</td><td>{row.run_h:.2f}</td><td>{LAB_HOURS:.1f}</td>"
+        f"<tr><td>{week}</td><td>{', '.join(WEEKS[week])}</td><td>{CLASS_HOURS:g}</td>"
+        f"<td>{row.read_h:.1f}</td><td>{row.run_h:.2f}</td><td>{LAB_HOURS:g}</td>"
         f"<td>{row.total_h:.1f}</td></tr>"
         for week, row in weeks.iterrows()
     )

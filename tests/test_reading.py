@@ -245,3 +245,21 @@ def test_the_parameters_table_is_a_closed_dropdown():
     shown = reading.parameters_used(profile="fast", alpha=0.05)._repr_markdown_()
     assert shown.startswith("```{admonition} Parameters used in this run (2)\n:class: dropdown")
     assert "| alpha | 0.05 |" in shown
+
+
+#: The code column of a chapter page shows about 90 characters; a longer line scrolls out of
+#: sight, and a student reads the worked example line by line.
+WORKED_EXAMPLE_LINE = 88
+
+
+@pytest.mark.parametrize("notebook", CHAPTERS, ids=lambda p: p.stem)
+def test_the_worked_example_and_its_check_fit_the_page(notebook):
+    cells = _cells(notebook)
+    shown = [j for i, c in enumerate(cells) if "worked-example" in _tags(c) for j in (i, i + 1)]
+    long = [
+        (j, len(line))
+        for j in shown
+        for line in _text(cells[j]).splitlines()
+        if len(line) > WORKED_EXAMPLE_LINE
+    ]
+    assert not long, f"{notebook.name}: (cell, characters) over {WORKED_EXAMPLE_LINE}: {long}"

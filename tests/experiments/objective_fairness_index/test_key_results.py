@@ -148,7 +148,9 @@ def test_the_replication_line_counts_the_ledger_rows(properties):
     # 19 inputs), Fig. 3.2 one share (2/3 against the paper's 1: differs), Fig. 3.3 three
     # shares on the stand-in (not comparable): 155 = 54 + 72 + 25 + 1 + 3
     line = results.replication
-    assert line.startswith("Beside the paper (full profile): of 155 numbers printed in Briscoe 2024")
+    assert line.startswith(
+        "Beside the paper (full profile): of 155 numbers printed in Briscoe 2024"
+    )
     assert "107 agree within their rule" in line and "1 differs" in line
     assert "../book/ledger" in line
     line = ofi.key_results(

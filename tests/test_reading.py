@@ -263,3 +263,11 @@ def test_the_worked_example_and_its_check_fit_the_page(notebook):
         if len(line) > WORKED_EXAMPLE_LINE
     ]
     assert not long, f"{notebook.name}: (cell, characters) over {WORKED_EXAMPLE_LINE}: {long}"
+
+
+def test_jupyterlab_sees_the_ledger_link_as_text_and_the_book_keeps_the_role():
+    line = "Beside the paper: 1 of 2 agree; see {doc}`the replication ledger <../book/ledger>`."
+    box = reading.key_results("A is 3.", replication=line)
+    assert "{doc}`the replication ledger <../book/ledger>`" in box.to_markdown()
+    shown = box._repr_markdown_()
+    assert "{doc}" not in shown and "*the replication ledger* (a page of the built book)" in shown

@@ -74,6 +74,9 @@ _TALLY_WORDS = re.compile(
 )
 
 
+_DOC_ROLE = re.compile(r"\{doc\}`([^`<]*?)\s*<[^`>]+>`")
+
+
 @dataclass(frozen=True)
 class KeyResults:
     """A chapter's answers, one plain sentence each (see the module docstring), and the
@@ -91,7 +94,9 @@ class KeyResults:
         return f"```{{admonition}} {self.title}\n:class: {BOX_CLASSES}\n\n{bullets}{tail}\n```\n"
 
     def _repr_markdown_(self) -> str:
-        return self.to_markdown()
+        # shown where the cell runs (JupyterLab), which resolves no Sphinx role: a link to a
+        # book page becomes its text; the glued copy for the book keeps the role
+        return _DOC_ROLE.sub(r"*\1* (a page of the built book)", self.to_markdown())
 
     def __repr__(self) -> str:
         lines = [self.title, *(f"- {finding}" for finding in self.findings)]

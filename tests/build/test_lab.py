@@ -143,3 +143,16 @@ def test_doc_roles_become_links_to_copies_or_titled_book_pages(book):
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_markdown_cell(source), nbformat.v4.new_code_cell("{doc}`x`")]
     assert for_lab(nb, root=book) == 1 and nb.cells[1].source == "{doc}`x`"
+
+
+def test_roles_jupyterlab_cannot_resolve_become_their_text():
+    from fairbook.build.lab import book_roles
+
+    source = (
+        "{term}`OFI`, {term}`the flip rate <Flip rate>`, {prf:ref}`its definition <def-03-match>`"
+        " and {prf:ref}`alg-03-cps`"
+    )
+    out = book_roles(source)
+    assert "{" not in out and "`" not in out
+    assert out.startswith("OFI, the flip rate, *its definition* (in the built book)")
+    assert "*Algorithm alg-03-cps*" in out

@@ -57,6 +57,7 @@ __all__ = [
     "LAB_DIR",
     "LAB_SETTINGS",
     "START_PAGE",
+    "book_roles",
     "doc_links",
     "for_lab",
     "lab_command",
@@ -131,12 +132,53 @@ def doc_links(source: str, *, root: str | os.PathLike[str] | None = None) -> str
     return _DOC_ROLE.sub(replace, source)
 
 
+_TERM_ROLE = re.compile(r"\{term\}`(?:([^`<]*?)\s*<([^`>]+)>|([^`<>]+))`")
+_PRF_ROLE = re.compile(r"\{prf:ref\}`(?:([^`<]*?)\s*<([^`>]+)>|([^`<>]+))`")
+_PRF_KINDS = {
+    "def": "Definition",
+    "thm": "Theorem",
+    "prop": "Proposition",
+    "cor": "Corollary",
+    "alg": "Algorithm",
+    "asm": "Assumption",
+    "rem": "Remark",
+    "lem": "Lemma",
+}
+
+
+def book_roles(source: str) -> str:
+    """Replace the Sphinx roles JupyterLab cannot resolve with their text: a glossary
+    ``{term}`` keeps its words; a ``{prf:ref}`` to a statement of the book (most live on the
+    small-groups appendix page) becomes its text, marked as a page of the built book.
+
+    Examples
+    --------
+    >>> book_roles("the {term}`MATCH test` and {term}`the flip rate <Flip rate>`")
+    'the MATCH test and the flip rate'
+    >>> book_roles("{prf:ref}`Theorem 4.1 <thm-03-size>`; {prf:ref}`prop-03-holes`")
+    '*Theorem 4.1* (in the built book); *Proposition prop-03-holes* (in the built book)'
+    """
+
+    def term(match: re.Match) -> str:
+        return match[1] if match[2] else match[3]
+
+    def statement(match: re.Match) -> str:
+        if match[2]:
+            return f"*{match[1]}* (in the built book)"
+        label = match[3].strip()
+        kind = _PRF_KINDS.get(label.split("-")[0], "Statement")
+        return f"*{kind} {label}* (in the built book)"
+
+    return _PRF_ROLE.sub(statement, _TERM_ROLE.sub(term, source))
+
+
 def for_lab(notebook, *, root: str | os.PathLike[str] | None = None) -> int:
     """Change a chapter (an ``nbformat`` node, in place) into its working copy; cells changed.
 
     The ``{glue:md} key-results`` cell, which only the book's Sphinx build fills, becomes a
     note that says where the Key results appear when the chapter runs; ``{doc}`` roles become
-    links or page titles (:func:`doc_links`; `root`, the book root, gives the titles).
+    links or page titles (:func:`doc_links`; `root`, the book root, gives the titles), and
+    ``{term}`` and ``{prf:ref}`` roles their text (:func:`book_roles`).
 
     Examples
     --------
@@ -151,7 +193,7 @@ def for_lab(notebook, *, root: str | os.PathLike[str] | None = None) -> int:
         if cell.get("cell_type") != "markdown":
             continue
         source = cell.get("source", "")
-        new = _KEY_RESULTS_NOTE if _GLUE in source else doc_links(source, root=root)
+        new = _KEY_RESULTS_NOTE if _GLUE in source else book_roles(doc_links(source, root=root))
         if new != source:
             cell["source"] = new
             changed += 1

@@ -37,24 +37,22 @@ def _decisions() -> pd.DataFrame:
     )
 
 
-def _findings(**kwargs):
+def _key_results(**kwargs):
     options = {
         "nvar_errors": _errors(),
         "table_5_2": _table_5_2(),
         "decisions": _decisions(),
         "profile": "fast",
     } | kwargs
-    return pc.key_results(**options).findings
+    return pc.key_results(**options)
+
+
+def _findings(**kwargs):
+    return _key_results(**kwargs).findings
 
 
 def _replication(**kwargs) -> str:
-    options = {
-        "nvar_errors": _errors(),
-        "table_5_2": _table_5_2(),
-        "decisions": _decisions(),
-        "profile": "fast",
-    } | kwargs
-    return pc.key_results(**options).replication
+    return _key_results(**kwargs).replication
 
 
 def test_nvar_sentence_by_hand():

@@ -34,3 +34,21 @@ def hand_run():
 def ratios():
     """A factory of ratio series, 1.0 everywhere unless given."""
     return _ratios
+
+
+def _compas_run():
+    """The hand-made run as COMPAS: race, sex and age groups with the data's short labels."""
+    run = _hand_run()
+    run.name = "COMPAS"
+    run.groups = {
+        "race": np.array(["B"] * 4 + ["W"] * 4, dtype=object),
+        "sex": np.array(["F", "M"] * 4, dtype=object),
+        "age": np.array(["<25", ">45"] * 4, dtype=object),
+    }
+    return run
+
+
+@pytest.fixture
+def compas_run():
+    """A factory of the hand-made run dressed as COMPAS (short group labels)."""
+    return _compas_run

@@ -23,14 +23,8 @@ def test_individual_reliability_and_explorer_on_a_fixed_run(hand_run):
     assert "mean U_a of G0 / mean U_a of G1" in status and "SD1, BNN, T = 10" in status
 
 
-def test_the_explorers_name_groups_as_a_reader_does(hand_run):
-    run = hand_run()
-    run.name = "COMPAS"
-    run.groups = {
-        "race": np.array(["B"] * 4 + ["W"] * 4, dtype=object),
-        "sex": np.array(["F", "M"] * 4, dtype=object),
-        "age": np.array(["<25", ">45"] * 4, dtype=object),
-    }
+def test_the_explorers_name_groups_as_a_reader_does(compas_run):
+    run = compas_run()
     run.with_T = lambda T: run
     widget = uf.explorer({("COMPAS", "bnn", 100): run}, initial=("COMPAS", "race", "bnn", 10, 100))
     dataset, attribute = widget.children[0].children[:2]

@@ -80,14 +80,8 @@ def test_the_open_table_summarises_each_comparison_over_seeds(hand_run):
     assert row["F, range"] == f"{epis[0]:.2f}–{epis[1]:.2f}"
 
 
-def test_the_open_table_of_compas_names_groups_and_counts_unfair_seeds(hand_run):
-    run = hand_run()
-    run.name = "COMPAS"
-    run.groups = {
-        "race": np.array(["B"] * 4 + ["W"] * 4, dtype=object),
-        "sex": np.array(["F", "M"] * 4, dtype=object),
-        "age": np.array(["<25", ">45"] * 4, dtype=object),
-    }
+def test_the_open_table_of_compas_names_groups_and_counts_unfair_seeds(compas_run):
+    run = compas_run()
     table = uf.uncertainty_summary([run, run, run])
     row = table.loc[("Black / White", "aleatoric U_a → F_Alea")]
     result = uf.fairness_result(run, "race", protected="B", reference="W")

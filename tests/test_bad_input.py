@@ -174,10 +174,11 @@ CLI_ERRORS = [
     ),
     ("--reference absent", _csv(BINARY), ["--reference", "z"], "not among the groups"),
     (
-        "--reference wrong type",
+        # group columns of a CSV are text (issue 48): "x" is simply not one of "1" and "2"
+        "--reference of numeric-looking groups",
         _csv(BINARY.replace(",a", ",1").replace(",b", ",2")),
         ["--reference", "x"],
-        "not a number",
+        "not among the groups",
     ),
     ("corrupt Parquet", _bytes(b"PAR1 not really", ".parquet"), [], "as Parquet"),
     (
@@ -591,3 +592,20 @@ def test_run_output_under_a_file_is_one_line_exit_2(tmp_path, capsys):
     err = capsys.readouterr().err
     assert f"{tmp_path / 'file'} is a file, not a folder" in err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_group_codes_in_a_csv_are_text_as_written(tmp_path):
+    """Issue 48, cause 1: "007" and "7" are two groups, "02134" keeps its zero, "1" and "1.0"
+    are two spellings (read as numbers they merged silently into one group)."""
+    from fairbook.audit import audit_file
+
+    path = tmp_path / "codes.csv"
+    path.write_text(
+        "y_true,y_pred,group\n1,1,007\n0,1,7\n1,0,007\n0,0,7\n1,1,02134\n0,0,02134\n"
+        "1,1,1\n0,0,1.0\n",
+        encoding="utf-8",
+    )
+    groups = audit_file(path, y_true="y_true", y_pred="y_pred", groups="group")
+    table = groups.to_frame("groups")
+    assert sorted(table["group"]) == ["007", "02134", "1", "1.0", "7"]
+    assert int(table["n"].sum()) == 8  # nobody lost or merged

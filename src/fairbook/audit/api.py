@@ -659,7 +659,7 @@ def audit_file(
     if groups is not None and group is not None:
         raise ValueError("give either groups or group, not both")
     group_columns = _group_columns(groups if groups is not None else (group or "group"))
-    frame = read_predictions(path)
+    frame = read_predictions(path, text_columns=group_columns)
     runs = options.get("runs")
     if y_pred == "y_pred" and y_pred not in frame.columns and runs:
         y_pred = None  # the default column is absent: the first run is the main prediction

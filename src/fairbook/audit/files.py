@@ -69,10 +69,13 @@ def _repeated_names(source, options: dict) -> dict:
     return {name: int(k) for name, k in counts.items() if k > 1 and name != ""}
 
 
-def read_predictions(path) -> pd.DataFrame:
+def read_predictions(path, *, text_columns=()) -> pd.DataFrame:
     """Read a CSV (``.tsv``: tab-separated; ``.gz`` etc. decompressed) or Parquet file.
 
     Only empty cells are missing values: a group called ``NA`` or ``None`` stays a group.
+    The CSV columns named in `text_columns` (the group columns) are read as text, as
+    written: group codes ``"007"`` and ``"7"`` are two groups and ZIP code ``"02134"`` keeps
+    its zero; read as numbers they would merge silently. Parquet keeps its own types.
     Parquet is recognised by the suffix ``.parquet`` or ``.pq`` in any case. A pipe or a
     device (``/dev/stdin``, a FIFO) is read once, whole; there the format (Parquet, or CSV
     compressed with gzip, bz2, xz or zstd) is recognised by its first bytes. A column name
@@ -125,6 +128,8 @@ def read_predictions(path) -> pd.DataFrame:
             repeated = _repeated_names(source, {**options, "compression": compression})
             if isinstance(source, io.BytesIO):
                 source.seek(0)
+            if text_columns:
+                options["dtype"] = {column: str for column in text_columns}
             frame = pd.read_csv(source, compression=compression, **options)
     except pd.errors.EmptyDataError:
         raise ValueError(

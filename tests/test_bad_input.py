@@ -10,6 +10,8 @@ The command line must never show a traceback: bad input ends with exit status 2 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -609,3 +611,57 @@ def test_group_codes_in_a_csv_are_text_as_written(tmp_path):
     table = groups.to_frame("groups")
     assert sorted(table["group"]) == ["007", "02134", "1", "1.0", "7"]
     assert int(table["n"].sum()) == 8  # nobody lost or merged
+
+
+# ---- issue 48, causes 2 and 3: outputs checked before the work, written whole or not at all --
+
+
+def _predictions(tmp_path):
+    path = tmp_path / "p.csv"
+    path.write_text("y_true,y_pred,group\n1,1,a\n0,1,a\n1,0,b\n0,0,b\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("outputs", "fragment"),
+    [
+        (["--output", "{input}"], "is the input file"),
+        (["--html", "{input}"], "is the input file"),
+        (["--html", "{tmp}/./p.csv"], "is the input file"),
+        (["--output", "{tmp}/r.txt", "--html", "{tmp}/r.txt"], "both name"),
+        (["--output", "{tmp}/r.csv", "--html", "{tmp}/missing/r.html"], "does not exist"),
+    ],
+)
+def test_an_audit_checks_every_output_before_writing_any(tmp_path, capsys, outputs, fragment):
+    path = _predictions(tmp_path)
+    before = path.read_bytes()
+    args = [a.replace("{input}", str(path)).replace("{tmp}", str(tmp_path)) for a in outputs]
+    assert _cli("audit", str(path), *args) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert path.read_bytes() == before  # the input is untouched
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.csv"]  # nothing was written
+
+
+def test_the_input_through_a_link_is_still_the_input(tmp_path, capsys):
+    path = _predictions(tmp_path)
+    link = tmp_path / "link.csv"
+    link.symlink_to(path)
+    assert _cli("audit", str(path), "--output", str(link)) == 2
+    assert "is the input file" in capsys.readouterr().err
+
+
+def test_a_failed_write_leaves_the_previous_report_intact(tmp_path, capsys, monkeypatch):
+    path = _predictions(tmp_path)
+    report = tmp_path / "report.csv"
+    report.write_text("yesterday's report", encoding="utf-8")
+
+    def disk_full(self, *args, **kwargs):  # writes half, then the disk is full
+        Path(args[0]).write_text("half a rep", encoding="utf-8")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", disk_full)
+    assert _cli("audit", str(path), "--output", str(report)) == 2
+    assert "No space left on device" in capsys.readouterr().err
+    assert report.read_text(encoding="utf-8") == "yesterday's report"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.csv", "report.csv"]

@@ -829,11 +829,18 @@ def _audit(args: argparse.Namespace) -> int:
     --favourable) says whether a positive prediction harms or helps the person: the report
     then orders the metrics by the errors that matter and explains each. Bad input ends with
     exit status 2 and one line naming the problem."""
+    from fairbook.atomic import check_outputs
     from fairbook.audit import DEFAULT_METRICS, audit_file, printable
     from fairbook.audit.files import write_stdout, write_text
     from fairbook.safe_csv import write_csv
 
     try:
+        # before any work: no output is the input, no two outputs are one file, every
+        # output's folder exists (a bad --html cannot fail after --output was written)
+        check_outputs(
+            inputs=[args.predictions],
+            outputs={"--output": args.output, "--html": args.html},
+        )
         report = audit_file(
             args.predictions,
             y_true=args.y_true,

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from fairbook.atomic import write_atomic
+
 __all__ = ["FORMULA_STARTS", "formula_safe", "writable", "write_csv"]
 
 #: First characters that make a spreadsheet read a text cell as a formula.
@@ -66,7 +68,8 @@ def writable(path, *, example: str) -> Path:
 
 
 def write_csv(frame: pd.DataFrame, path, *, index: bool = True) -> Path:
-    """Write ``formula_safe(frame)`` to ``path`` as UTF-8 CSV (RFC 4180); a clear error if not.
+    """Write ``formula_safe(frame)`` to ``path`` as UTF-8 CSV (RFC 4180), atomically
+    (:func:`fairbook.atomic.write_atomic`); a clear error if not.
 
     Raises
     ------
@@ -81,9 +84,14 @@ def write_csv(frame: pd.DataFrame, path, *, index: bool = True) -> Path:
     [',g', "0,'@SUM(A1)"]
     """
     path = writable(path, example="audit.csv")
+    safe = formula_safe(frame)
     try:
-        # RFC 4180 line ends, so that a field holding a bare carriage return is quoted
-        formula_safe(frame).to_csv(path, index=index, encoding="utf-8", lineterminator="\r\n")
+        # RFC 4180 line ends, so that a field holding a bare carriage return is quoted;
+        # whole or not at all (fairbook.atomic): a failed write leaves the old file as it was
+        write_atomic(
+            path,
+            lambda tmp: safe.to_csv(tmp, index=index, encoding="utf-8", lineterminator="\r\n"),
+        )
     except OSError as exc:
         raise ValueError(f"cannot write {path}: {exc.strerror or exc}") from None
     return path

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from fairbook.atomic import write_atomic
 from fairbook.safe_csv import writable
 
 from .columns import DUPLICATES_ATTR
@@ -176,7 +177,8 @@ def write_stdout(text: str) -> None:
 
 
 def write_text(text: str, path) -> Path:
-    """Write ``text`` to ``path`` as UTF-8; a one-line ``ValueError`` when that is not possible.
+    """Write ``text`` to ``path`` as UTF-8, atomically (:func:`fairbook.atomic.write_atomic`);
+    a one-line ``ValueError`` when that is not possible.
 
     Parameters
     ----------
@@ -204,8 +206,8 @@ def write_text(text: str, path) -> Path:
     ValueError: cannot write .../no/r.html: the folder .../no does not exist
     """
     path = writable(path, example="audit.html")
-    try:
-        path.write_text(text, encoding="utf-8")
+    try:  # whole or not at all: a failed write leaves an earlier report as it was
+        write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
     except OSError as exc:
         raise ValueError(f"cannot write {path}: {exc.strerror or exc}") from None
     return path

@@ -559,3 +559,57 @@ def test_ledger_compare_lists_what_changed(
     assert "verdict" in out and "differs" in out
     assert run_cli("ledger", "--executed", str(tmp_path / "executed"), "--compare", "nope.csv") == 2
     assert "no ledger at nope.csv" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("content", "fragment"),
+    [
+        ("null", "not a list of rows"),
+        ("42", "not a list of rows"),
+        ('[{"paper": {"nested": 1}}]', "not a list of rows"),
+        ("[" * 100_000 + "]" * 100_000, "is not a ledger"),
+    ],
+    ids=["null", "number", "nested", "deep"],
+)
+def test_ledger_compare_refuses_json_that_is_not_a_ledger(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys, content, fragment
+) -> None:
+    """Issue 48, cause 9: null was an empty ledger ("1225 rows added"), deep nesting a
+    traceback."""
+    import pandas as pd
+
+    from fairbook import ledger
+
+    now = pd.DataFrame(
+        {"paper": ["p"], "source": ["T"], "quantity": ["a"], "chapter": ["01"],
+         "budget": ["fast"], "ours": [1.0], "outcome": ["matches"]}
+    )  # fmt: skip
+    monkeypatch.setattr(ledger, "read_executed", lambda folder: now)
+    (tmp_path / "executed").mkdir()
+    old = tmp_path / "old.json"
+    old.write_text(content)
+    argv = ["ledger", "--executed", str(tmp_path / "executed"), "--compare", str(old)]
+    assert run_cli(*argv) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_ledger_compare_escapes_terminal_characters_of_another_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    import pandas as pd
+
+    from fairbook import ledger
+
+    now = pd.DataFrame(
+        {"paper": ["p"], "source": ["T"], "quantity": ["a"], "chapter": ["01"],
+         "budget": ["fast"], "ours": [1.0], "outcome": ["matches"]}
+    )  # fmt: skip
+    monkeypatch.setattr(ledger, "read_executed", lambda folder: now)
+    (tmp_path / "executed").mkdir()
+    hostile = now.assign(quantity=["\x1b[31mred\x1b[0m"], outcome=["differs"])
+    old = ledger.write_ledger(hostile, tmp_path / "old.csv")
+    argv = ["ledger", "--executed", str(tmp_path / "executed"), "--compare", str(old)]
+    assert run_cli(*argv) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\\x1b[31mred" in out

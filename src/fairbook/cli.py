@@ -574,12 +574,13 @@ def _compare_ledgers(old_path: str, ledger) -> int:
     """``fairbook ledger --compare OLD``: what changed since an earlier build's ledger."""
     import pandas as pd
 
+    from fairbook.audit import printable
     from fairbook.ledger import compare_ledgers, read_ledger
 
     try:
         old = read_ledger(old_path)
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(printable(exc)) from None
     changes = compare_ledgers(old, ledger)
     counts = changes["change"].value_counts()
     print(
@@ -588,8 +589,11 @@ def _compare_ledgers(old_path: str, ledger) -> int:
         f"{counts.get('added', 0)} rows added, {counts.get('removed', 0)} removed"
     )
     if not changes.empty:
+        # a row of another build's file may hold terminal escapes: print them escaped
+        shown = changes.map(lambda v: printable(v) if isinstance(v, str) else v)
+        shown.columns = [printable(c) for c in shown.columns]
         with pd.option_context("display.width", 120, "display.max_rows", 1000):
-            print(changes.to_string(index=False, max_colwidth=40))
+            print(shown.to_string(index=False, max_colwidth=40))
     return 0
 
 

@@ -609,11 +609,22 @@ def read_ledger(path) -> pd.DataFrame:
     path = Path(path)
     try:
         if path.suffix.lower() == ".json":
-            frame = pd.DataFrame(json.loads(path.read_text(encoding="utf-8")))
+            records = json.loads(path.read_text(encoding="utf-8"))
+            # a ledger's JSON is a list of flat records: anything else (null, a number, a
+            # nested structure) is not a ledger, not an empty one
+            if not isinstance(records, list) or not all(
+                isinstance(r, dict)
+                and all(v is None or isinstance(v, (str, int, float, bool)) for v in r.values())
+                for r in records
+            ):
+                raise ValueError("its JSON is not a list of rows of plain values")
+            frame = pd.DataFrame(records)
         else:
             frame = pd.read_csv(path, dtype=str, keep_default_na=False)
     except FileNotFoundError:
         raise ValueError(f"no ledger at {path}") from None
+    except RecursionError:
+        raise ValueError(f"{path} is not a ledger: its JSON is nested too deeply") from None
     except (OSError, UnicodeDecodeError, ValueError, pd.errors.ParserError) as exc:
         raise ValueError(f"{path} is not a ledger: {exc}") from None
     if frame.empty and not len(frame.columns):

@@ -665,3 +665,15 @@ def test_a_failed_write_leaves_the_previous_report_intact(tmp_path, capsys, monk
     assert "No space left on device" in capsys.readouterr().err
     assert report.read_text(encoding="utf-8") == "yesterday's report"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["p.csv", "report.csv"]
+
+
+def test_a_label_too_large_for_int64_is_found_as_written(tmp_path, capsys):
+    """Round two's open case: labels 0 and 2**64 (read as Python ints, an object column) and
+    --positive 2**64 used to say the label occurs in neither column."""
+    big = 2**64
+    path = tmp_path / "big.csv"
+    path.write_text(
+        f"y_true,y_pred,group\n0,{big},a\n{big},0,a\n0,0,b\n{big},{big},b\n", encoding="utf-8"
+    )
+    assert _cli("audit", str(path), "--positive", str(big)) == 0
+    assert f"Positive label: {big}." in capsys.readouterr().out

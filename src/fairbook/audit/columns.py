@@ -227,6 +227,8 @@ def coerce_option(value, column: pd.Series, *, option: str):
     Traceback (most recent call last):
     ...
     ValueError: --positive '1.5' is not a whole number, but the column holds integers
+    >>> coerce_option("18446744073709551616", pd.Series([0, 2**64], dtype=object), option="p")
+    18446744073709551616
     """
     if not isinstance(value, str):
         return value
@@ -257,6 +259,13 @@ def coerce_option(value, column: pd.Series, *, option: str):
                 f"{option} {value!r} is not a whole number, but the column holds integers"
             )
         return int(number)
+    if kind == "O":  # mixed, or integers too large for int64 (a CSV's 2**64 stays a Python int)
+        for candidate in pd.unique(column.dropna()):
+            if isinstance(candidate, str):
+                if candidate == value:
+                    return value
+            elif str(candidate) == text:
+                return candidate
     return value
 
 

@@ -723,7 +723,9 @@ def _student(args: argparse.Namespace) -> int:
     if args.executed and not source.is_dir():
         raise UsageError(f"{source} does not exist: run `make html` first")
     try:
-        reports = write_editions(source, args.out, edition=args.edition)
+        reports = write_editions(
+            source, args.out, edition=args.edition, protected=(paths.notebooks,)
+        )
     except EditionError as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:

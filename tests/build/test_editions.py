@@ -465,7 +465,7 @@ def test_text_after_the_end_of_a_solution_stays_and_cells_split_in_order():
 
 
 def test_write_editions_refuses_its_own_source_a_bad_edition_and_a_bad_chapter(tmp_path):
-    with pytest.raises(EditionError, match="overwrite its source"):
+    with pytest.raises(EditionError, match="would overwrite the chapters in"):
         write_editions(SOURCE, SOURCE)
     with pytest.raises(EditionError, match="unknown edition"):
         write_editions(SOURCE, tmp_path / "x", edition="teacher")
@@ -480,15 +480,40 @@ def test_write_editions_refuses_its_own_source_a_bad_edition_and_a_bad_chapter(t
     assert not (tmp_path / "out").exists()  # nothing written when a chapter is bad
 
 
-def test_write_editions_replaces_the_chapters_already_in_the_folder(tmp_path):
+def test_write_editions_replaces_only_what_it_wrote(tmp_path):
+    """Issue 48, cause 10: an edition replaces its own earlier files (a renamed chapter of
+    its own goes), never a file it did not write."""
     out = tmp_path / "out"
-    write_editions(SOURCE, out, edition="instructor")
-    (out / "99_renamed.ipynb").write_text("{}", encoding="utf-8")
-    (out / "README.md").write_text("kept", encoding="utf-8")
     write_editions(SOURCE, out)
-    assert sorted(p.name for p in out.glob("*.ipynb")) == NAMES
+    manifest = json.loads((out / editions.MANIFEST).read_text(encoding="utf-8"))
+    assert manifest["edition"] == "student" and set(NAMES) <= set(manifest["files"])
+    (out / "README.md").write_text("kept", encoding="utf-8")
+    (out / "99_project.ipynb").write_text("{}", encoding="utf-8")  # a student's own notebook
+    (out / NAMES[0]).write_text("answered", encoding="utf-8")  # ours: replaced
+    manifest["files"].append("98_renamed.ipynb")  # a chapter of ours that was renamed
+    (out / "98_renamed.ipynb").write_text("{}", encoding="utf-8")
+    (out / editions.MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+    write_editions(SOURCE, out)
+    assert sorted(p.name for p in out.glob("*.ipynb")) == sorted([*NAMES, "99_project.ipynb"])
     assert (out / "README.md").read_text(encoding="utf-8") == "kept"
+    assert (out / "99_project.ipynb").read_text(encoding="utf-8") == "{}"
     assert all(PLACEHOLDER in (out / n).read_text(encoding="utf-8") for n in NAMES)
+
+
+def test_write_editions_refuses_files_it_did_not_write_and_the_instructor_folder(tmp_path):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / NAMES[0]).write_text("my own work", encoding="utf-8")
+    with pytest.raises(EditionError, match="fairbook did not write"):
+        write_editions(SOURCE, mine)
+    assert (mine / NAMES[0]).read_text(encoding="utf-8") == "my own work"
+    teacher = tmp_path / "instructor"
+    write_editions(SOURCE, teacher, edition="instructor")
+    with pytest.raises(EditionError, match="instructor edition's folder"):
+        write_editions(SOURCE, teacher)
+    write_editions(SOURCE, teacher, edition="instructor")  # the instructor's own: replaced
+    with pytest.raises(EditionError, match="would overwrite the chapters in"):
+        write_editions(tmp_path / "instructor", SOURCE, protected=(SOURCE,))
 
 
 def test_the_command_line(tmp_path, capsys, monkeypatch):

@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import json
 import os
 import re
 import shutil
@@ -82,6 +83,7 @@ __all__ = [
     "main",
     "serve_student_downloads",
     "student_edition",
+    "MANIFEST",
     "write_editions",
 ]
 
@@ -412,13 +414,18 @@ def write_editions(
     out_dir: str | os.PathLike[str],
     *,
     edition: str = "student",
+    protected: Sequence[str | os.PathLike[str]] = (),
 ) -> list[EditionReport]:
     """Write one edition of every chapter (``NN_*.ipynb``) of ``source`` into ``out_dir``.
 
     The instructor edition is a copy of each file, byte for byte; the student edition is
-    :func:`student_edition` of each. Chapter notebooks already in ``out_dir`` are removed
-    first, so a folder never mixes editions or keeps a renamed chapter. Every chapter is
-    checked before anything is written.
+    :func:`student_edition` of each. Every chapter is checked before anything is written.
+    Only what fairbook wrote is ever replaced or removed: each edition lists its files in
+    :data:`MANIFEST`, a later edition into the same folder replaces those (and removes a
+    renamed chapter of its own), and a file of the same name that is not on the list (a
+    student's own ``01_project.ipynb``, answered notebooks copied in) makes it refuse. A
+    student edition is never written into the instructor's folder, nor any edition into
+    its source or a `protected` folder (the repository's ``notebooks/``).
 
     Parameters
     ----------
@@ -426,8 +433,10 @@ def write_editions(
         The source chapters (``notebooks/``) or the executed ones
         (``_build/executed/notebooks``).
     out_dir : path
-        Where to write; created if needed; must not be ``source``.
+        Where to write; created if needed; must not be ``source`` nor a `protected` folder.
     edition : {"student", "instructor"}
+    protected : sequence of paths, keyword-only
+        Folders never written into (the repository's own chapters).
 
     Returns
     -------
@@ -454,16 +463,25 @@ def write_editions(
     chapters = sorted(source.glob(CHAPTER_GLOB))
     if not chapters:
         raise EditionError(f"no chapter notebooks ({CHAPTER_GLOB}) in {source}")
-    if out_dir.exists() and out_dir.resolve() == source.resolve():
-        raise EditionError(f"the {edition} edition would overwrite its source {source}")
+    for folder in (source, *protected):
+        if out_dir.exists() and out_dir.resolve() == Path(folder).resolve():
+            raise EditionError(f"the {edition} edition would overwrite the chapters in {folder}")
+    ours = _written_before(out_dir, edition=edition)
+    names = [path.name for path in chapters] + [EDITION_NOTE]
+    theirs = [n for n in names if (out_dir / n).exists() and n not in ours]
+    if theirs:
+        raise EditionError(
+            f"{out_dir} holds {', '.join(theirs)}, which fairbook did not write there; write "
+            "the edition into an empty folder (nothing that is not ours is overwritten)"
+        )
     made = []
     for path in chapters:
         notebook = nbformat.read(path, as_version=4)
         cut = _cut(notebook, path.stem)
         made.append((path, notebook, cut))
     out_dir.mkdir(parents=True, exist_ok=True)
-    for stale in out_dir.glob(CHAPTER_GLOB):
-        stale.unlink()
+    for stale in sorted(ours - set(names)):  # a renamed chapter of our own earlier edition
+        (out_dir / stale).unlink(missing_ok=True)
     reports = []
     for path, notebook, cut in made:
         target = out_dir / path.name
@@ -473,7 +491,43 @@ def write_editions(
             nbformat.write(student_edition(notebook, name=path.stem), target)
         reports.append(_report(path.stem, edition, cut))
     (out_dir / EDITION_NOTE).write_text(edition_readme(edition, reports), encoding="utf-8")
+    manifest = {"edition": edition, "files": names}
+    (out_dir / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     return reports
+
+
+#: The list of files an edition wrote into its folder: the only ones a later edition there
+#: may replace or remove.
+MANIFEST = ".fairbook-edition.json"
+
+
+def _written_before(out_dir: Path, *, edition: str) -> set[str]:
+    """The files an earlier edition wrote into `out_dir` (its manifest), after refusing a
+    student edition into an instructor's folder. A folder written before manifests existed
+    is recognised by its :data:`EDITION_NOTE`: its chapter notebooks were ours."""
+    if not out_dir.is_dir():
+        return set()
+    manifest = out_dir / MANIFEST
+    earlier = None
+    if manifest.is_file():
+        try:
+            record = json.loads(manifest.read_text(encoding="utf-8"))
+            earlier, files = record["edition"], set(record["files"])
+        except (ValueError, KeyError, TypeError):
+            raise EditionError(f"{manifest} is damaged; remove it or write elsewhere") from None
+    elif (out_dir / EDITION_NOTE).is_file():
+        note = (out_dir / EDITION_NOTE).read_text(encoding="utf-8", errors="replace")
+        earlier = "instructor" if "solutions included" in note else "student"
+        files = {p.name for p in out_dir.glob(CHAPTER_GLOB)} | {EDITION_NOTE}
+    else:
+        files = set()
+    instructor = earlier == "instructor" or (out_dir / "assignments" / "MARKING_GUIDE.md").exists()
+    if edition == "student" and instructor:
+        raise EditionError(
+            f"{out_dir} is the instructor edition's folder (solutions, marking guide): the "
+            "student edition goes into a folder of its own"
+        )
+    return files
 
 
 def edition_readme(edition: str, reports) -> str:
@@ -567,7 +621,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         source = paths.executed if args.executed else paths.notebooks
         if args.executed and not source.is_dir():
             raise EditionError(f"{source} does not exist: run `make html` first")
-        reports = write_editions(source, args.out, edition=args.edition)
+        reports = write_editions(
+            source, args.out, edition=args.edition, protected=(paths.notebooks,)
+        )
     except (ChapterError, EditionError) as exc:
         parser.exit(2, f"{parser.prog}: error: {exc}\n")
     for report in reports:

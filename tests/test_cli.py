@@ -561,6 +561,21 @@ def test_ledger_compare_lists_what_changed(
     assert "no ledger at nope.csv" in capsys.readouterr().err
 
 
+def _ledger_of_this_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A one-row ledger read from an (empty) executed folder: what --compare compares with."""
+    import pandas as pd
+
+    from fairbook import ledger
+
+    now = pd.DataFrame(
+        {"paper": ["p"], "source": ["T"], "quantity": ["a"], "chapter": ["01"],
+         "budget": ["fast"], "ours": [1.0], "outcome": ["matches"]}
+    )  # fmt: skip
+    monkeypatch.setattr(ledger, "read_executed", lambda folder: now)
+    (tmp_path / "executed").mkdir()
+    return now
+
+
 @pytest.mark.parametrize(
     ("content", "fragment"),
     [
@@ -576,16 +591,7 @@ def test_ledger_compare_refuses_json_that_is_not_a_ledger(
 ) -> None:
     """Issue 48, cause 9: null was an empty ledger ("1225 rows added"), deep nesting a
     traceback."""
-    import pandas as pd
-
-    from fairbook import ledger
-
-    now = pd.DataFrame(
-        {"paper": ["p"], "source": ["T"], "quantity": ["a"], "chapter": ["01"],
-         "budget": ["fast"], "ours": [1.0], "outcome": ["matches"]}
-    )  # fmt: skip
-    monkeypatch.setattr(ledger, "read_executed", lambda folder: now)
-    (tmp_path / "executed").mkdir()
+    _ledger_of_this_build(tmp_path, monkeypatch)
     old = tmp_path / "old.json"
     old.write_text(content)
     argv = ["ledger", "--executed", str(tmp_path / "executed"), "--compare", str(old)]
@@ -597,16 +603,9 @@ def test_ledger_compare_refuses_json_that_is_not_a_ledger(
 def test_ledger_compare_escapes_terminal_characters_of_another_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:
-    import pandas as pd
-
     from fairbook import ledger
 
-    now = pd.DataFrame(
-        {"paper": ["p"], "source": ["T"], "quantity": ["a"], "chapter": ["01"],
-         "budget": ["fast"], "ours": [1.0], "outcome": ["matches"]}
-    )  # fmt: skip
-    monkeypatch.setattr(ledger, "read_executed", lambda folder: now)
-    (tmp_path / "executed").mkdir()
+    now = _ledger_of_this_build(tmp_path, monkeypatch)
     hostile = now.assign(quantity=["\x1b[31mred\x1b[0m"], outcome=["differs"])
     old = ledger.write_ledger(hostile, tmp_path / "old.csv")
     argv = ["ledger", "--executed", str(tmp_path / "executed"), "--compare", str(old)]

@@ -555,10 +555,26 @@ def test_ledger_compare_lists_what_changed(
     argv = ["ledger", "--executed", str(tmp_path / "executed"), "--compare", str(old)]
     assert run_cli(*argv) == 0
     out = capsys.readouterr().out
-    assert out.startswith("2 rows then, 2 now: 1 verdicts changed, 0 values changed")
+    assert out.startswith("2 rows then, 2 now: 1 verdicts changed, 0 kinds changed")
     assert "verdict" in out and "differs" in out
+    # a row whose kind changed (a result now counted as a check) is listed as such
+    checked = now.assign(kind=["result", "arithmetic"])
+    monkeypatch.setattr(ledger, "read_executed", lambda folder: checked)
+    old = ledger.write_ledger(now.assign(kind=["result", "result"]), tmp_path / "old2.csv")
+    argv = ["ledger", "--executed", str(tmp_path / "executed"), "--compare", str(old)]
+    assert run_cli(*argv) == 0
+    out = capsys.readouterr().out
+    assert "0 verdicts changed, 1 kinds changed with the same verdict" in out
+    assert "arithmetic" in out
     assert run_cli("ledger", "--executed", str(tmp_path / "executed"), "--compare", "nope.csv") == 2
     assert "no ledger at nope.csv" in capsys.readouterr().err
+
+
+def test_the_ledger_command_offers_every_outcome() -> None:
+    from fairbook.cli import LEDGER_OUTCOMES
+    from fairbook.replication import OUTCOMES
+
+    assert LEDGER_OUTCOMES == OUTCOMES
 
 
 def _ledger_of_this_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):

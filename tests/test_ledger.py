@@ -57,9 +57,11 @@ def test_rows_become_ledger_records(tables):
         "no verdict",
         "differs",
         "matches",
-        "no verdict",
+        "not comparable",
         "differs",
     ]
+    assert frame["kind"].unique().tolist() == ["result"]
+    assert frame.set_index("quantity").loc["Levene p", "reason"] == "not attempted"
     sd1 = frame.set_index("quantity").loc["SD1 F_SP"]
     assert sd1["n"] == 4 and sd1["low"] < 1.3 < sd1["high"] and "median of 4, IQR" in sd1["note"]
     assert frame.set_index("quantity").loc["Levene p", "source"] == "(whole paper)"
@@ -69,8 +71,9 @@ def test_tallies_count_every_row_once(tables):
     frame = chapter_ledger(tables, chapter="02_x").frame
     by_paper = tallies(frame)
     assert by_paper["rows"].sum() == len(frame)
-    # rows, judged, matches, uninformative, differs, no verdict
-    assert by_paper.loc["seed 003"].tolist() == [4, 3, 1, 0, 2, 1]
+    # rows, results, judged, matches, uninformative, differs, in kind, not in kind,
+    # not comparable, no verdict, checks, check holds, check fails
+    assert by_paper.loc["seed 003"].tolist() == [4, 4, 3, 1, 0, 2, 0, 0, 0, 1, 0, 0, 0]
     by_table = tallies(frame, by=("paper", "source"))
     assert by_table.loc[("seed 003", "Table 3.1"), "matches"] == 1
 
@@ -78,7 +81,8 @@ def test_tallies_count_every_row_once(tables):
 def test_tally_sentences_name_table_counts_and_rules(tables):
     sentences = tally_sentences(chapter_ledger(tables, chapter="02_x").frame)
     assert sentences[0] == (
-        "seed 003 Table 3.1: 1 of 3 rows match, 1 differs, 1 without a verdict (rule: rounding)."
+        "seed 003 Table 3.1: of 3 results, 1 matches the paper informatively, 1 differs and "
+        "1 has no verdict (rule: rounding)."
     )
     assert any("flag + interval" in s for s in sentences)
 
@@ -312,4 +316,95 @@ def test_uninformative_matches_are_their_own_outcome():
     counts = tallies(frame).loc["seed 000"]
     assert (counts["judged"], counts["matches"], counts["uninformative"]) == (2, 1, 1)
     sentence = tally_sentences(frame)[0]
-    assert "1 of 2 rows match, 1 consistent but uninformative (rule: interval)" in sentence
+    assert (
+        "of 2 results, 1 matches the paper informatively and 1 is consistent but "
+        "uninformative (rule: interval)" in sentence
+    )
+
+
+# --- kinds, the headline and the page by sections (#46) ----------------------------------
+
+
+def _mixed_ledger():
+    """Two budgets of one paper: a result recorded at full budget, a check, a stand-in and
+    a number not compared."""
+    from fairbook.replication import Exact
+
+    fast = replication_table(
+        [
+            Row("ACC", 0.7, 0.5, source="seed 000 Table 1"),
+            Row("n", 6172, 6172, rule=Exact(), kind="data fact", source="seed 000 Table 4"),
+            Row(
+                "gap", 0.2, 0.22, rule=SameSign(), low=0.19, high=0.25, n=10,
+                stand_in="Adult for CASAS", source="seed 003 Table 3.4",
+            ),
+            Row("U_e", 6e-7, 0.0, rule=NotComparable("D-Vlog", why="data on request"),
+                source="seed 000 Table 7"),
+        ]
+    )  # fmt: skip
+    full = replication_table([Row("ACC", 0.7, 0.704, source="seed 000 Table 1")])
+    frame = pd.concat(
+        [
+            chapter_ledger([fast], chapter="04_x").frame,
+            chapter_ledger(
+                [full], chapter="04_x", budget="full (recorded 2026-11-25, abc1234+)"
+            ).frame,
+        ],
+        ignore_index=True,
+    )
+    return frame
+
+
+def test_each_printed_number_is_counted_once_at_its_recorded_budget():
+    from fairbook.ledger import of_record
+
+    record = of_record(_mixed_ledger())
+    assert len(record) == 4
+    acc = record.set_index("quantity").loc["ACC"]
+    assert acc["budget"].startswith("full") and acc["outcome"] == "matches"
+
+
+def test_the_headline_counts_results_and_checks_apart():
+    from fairbook.ledger import headline, headline_sentence
+
+    table = headline(_mixed_ledger())
+    kuzucu = table.loc["Kuzucu et al. 2024"]
+    assert (kuzucu["results"], kuzucu["matches"], kuzucu["checks"]) == (2, 1, 1)
+    assert kuzucu["not compared: data on request"] == 1
+    assert table.loc["Briscoe 2024", "in kind"] == 1
+    # the total row is the sum of the papers' rows, column by column
+    papers = table.drop(index="all papers")
+    assert (papers.sum() == table.loc["all papers"]).all()
+    # a reason nobody has is not a column
+    assert "not compared: needs GPU-days" not in table.columns
+    sentence = headline_sentence(_mixed_ledger())
+    assert sentence.startswith("Of 3 results the four papers print and the book compares, ")
+    assert "1 matches informatively" in sentence and "1 on stand-ins" in sentence
+
+
+def test_the_ledger_page_is_folded_by_paper_and_table_with_a_permalink_per_row():
+    import re
+
+    page = ledger_html(_mixed_ledger(), chapter_url="../notebooks/{chapter}.html")
+    assert page.count('<details class="fb-ledger-paper"') == 2
+    assert page.count('<details class="fb-ledger-table"') == 4
+    assert " open" not in page.split("<script>")[0]  # every section starts folded
+    anchors = re.findall(r'<tr id="([^"]+)"', page)
+    assert len(anchors) == 5 and len(set(anchors)) == 5
+    assert "r-seed-000-table-1-acc-full-2026-11-25" in anchors
+    assert "abc1234" not in page  # commits stay in the recording's provenance
+    assert "paper value derived" not in page and "not compared: data on request" in page
+
+
+def test_row_anchors_are_unique_even_when_quantities_slug_alike():
+    import re
+
+    t = replication_table(
+        [
+            Row("a+b", 1, 1, source="seed 003 Table 3.1"),
+            Row("a b", 1, 1, source="seed 003 Table 3.1"),
+        ]
+    )
+    page = ledger_html(chapter_ledger([t], chapter="02_x").frame)
+    anchors = re.findall(r'<tr id="([^"]+)"', page)
+    assert len(set(anchors)) == 2

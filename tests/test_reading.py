@@ -271,3 +271,68 @@ def test_jupyterlab_sees_the_ledger_link_as_text_and_the_book_keeps_the_role():
     assert "{doc}`the replication ledger <../book/ledger>`" in box.to_markdown()
     shown = box._repr_markdown_()
     assert "{doc}" not in shown and "*the replication ledger* (a page of the built book)" in shown
+
+
+# --- counts of replications come from the ledger, never typed (#46) -----------------------
+
+#: A typed count of replicated numbers: "108 replicate", "9 of 14 match", "79 matches",
+#: "35 agree within their rule". (A figure number such as "Figure 5.1, replicated" is not.)
+_TYPED_COUNT = re.compile(
+    r"(?<![\w.,])\d+(?:,\d{3})*\s+(?:of\s+(?:the\s+)?\d+(?:,\d{3})*\s+)?(?:\w+\s+){0,3}?"
+    r"(?:replicate[sd]?|replications|match(?:es|ed)?|agrees?\s+within)\b",
+    re.IGNORECASE,
+)
+
+
+def _reader_texts():
+    """(where, text) of every piece of prose a reader sees that the build does not compute:
+    the book's pages, the README (its headline line is checked against the built ledger),
+    the chapters' Markdown cells and the string literals of the Key results modules."""
+    for path in sorted((ROOT / "book").glob("*.md")):
+        yield path.name, path.read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    yield (
+        "README.md",
+        "\n".join(
+            line for line in readme.splitlines() if not line.startswith("**How far it replicates")
+        ),
+    )
+    for path in CHAPTERS:
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        for number, cell in enumerate(cells, 1):
+            if cell["cell_type"] == "markdown":
+                yield f"{path.name} cell {number}", "".join(cell["source"])
+    import ast
+
+    for path in sorted((ROOT / "src" / "fairbook" / "experiments").glob("*/key_results.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                yield f"{path.parent.name}/key_results.py line {node.lineno}", node.value
+
+
+def test_no_prose_types_a_count_of_replications():
+    typed = [
+        f"{where}: {match[0]!r}"
+        for where, text in _reader_texts()
+        for match in _TYPED_COUNT.finditer(text)
+    ]
+    assert not typed, (
+        "counts of replications come from fairbook.ledger (replication_line, headline); "
+        f"typed: {typed}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "typed"),
+    [
+        ("Chapter 02: 108 replicate.", True),
+        ("79 match the paper", True),
+        ("9 of 14 numbers match", True),
+        ("1,225 rows replicated", True),
+        ("35 agree within their rule", True),
+        ("**Figure 5.1, replicated.** One trajectory", False),
+        ("the replication ledger lists 3 tables", False),
+    ],
+)
+def test_the_typed_count_pattern_finds_counts_and_only_counts(text, typed):
+    assert bool(_TYPED_COUNT.search(text)) is typed

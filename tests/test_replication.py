@@ -9,7 +9,10 @@ from hypothesis import strategies as st
 from fairbook.replication import (
     COLUMNS,
     INFORMATIVE_WIDTH,
+    KINDS,
+    NOT_COMPARABLE_WHY,
     OUTCOMES,
+    RESULT_OUTCOMES,
     Bound,
     Exact,
     Flag,
@@ -99,7 +102,8 @@ def test_each_row_uses_its_own_rule():
     table = replication_table(
         [Row("a", 22.6, 48.0, rule=Bound("upper")), Row("b", 0.1, 0.3, rule=SameSign())]
     )
-    assert table["verdict"].tolist() == ["upper bound fails", "yes"]
+    assert table["verdict"].tolist()[0] == "upper bound fails"
+    assert table["verdict"].tolist()[1].startswith("yes; uninformative")
 
 
 def test_the_table_takes_rows_only():
@@ -114,6 +118,8 @@ def test_the_table_takes_rows_only():
         ({"quantity": "x", "paper": "one", "ours": 1.0}, "paper must be a number"),
         ({"quantity": "x", "paper": 1.0, "ours": None}, "ours must be a number"),
         ({"quantity": "x", "paper": 1.0, "ours": 1.0, "rule": "rounding"}, "named rule"),
+        ({"quantity": "x", "paper": 1.0, "ours": 1.0, "kind": "finding"}, "kind is one of"),
+        ({"quantity": "x", "paper": 1.0, "ours": 1.0, "derived": 3}, "derived must be text"),
     ],
 )
 def test_bad_rows_name_the_problem(kwargs, fragment):
@@ -368,7 +374,9 @@ def test_every_rule_states_its_widening_in_its_text():
     assert "[0.8, 1.2]" in Flag().text
     assert "ours < paper" in Bound("upper").text
     assert "'most'" in Words("most").text and "50 %" in Words("most").text
-    assert "not comparable (why)" == NotComparable("why").text
+    assert NotComparable("why", why="data on request").text == (
+        "not comparable (data on request; why)"
+    )
     check = ReadingCheck(Rounding(decimals=3, extra=0.001), "from np.eye(10)")
     assert "np.eye(10)" in check.text and "extra tolerance 0.001" in check.text
     row = Row("x", 1.0, 1.0, rule=(Flag(), Interval()), low=0.9, high=1.1, n=5)
@@ -396,3 +404,77 @@ def test_words_reject_unknown_claims():
 def test_a_bound_passes_only_on_its_side(kind, paper, ours):
     holds = passes(Bound(kind).judge(paper, ours))
     assert holds is (ours < paper if kind == "upper" else ours >= paper)
+
+
+# --- kinds, stand-ins and the reasons a result is not compared (#46) ---------------------
+
+
+@pytest.mark.parametrize("kind", [k for k in KINDS if k != "result"])
+@pytest.mark.parametrize(
+    ("paper", "ours", "rule", "expected"),
+    [
+        (0.5, 0.5, Exact(), "check holds"),
+        (0.5, 0.7, Exact(), "check fails"),
+        (-0.06, -0.0556, Rounding(), "check holds"),
+        (0.5, float("nan"), Exact(), "no verdict"),
+        (2.302, np.log(10), ReadingCheck(Rounding(3, extra=0.001), "np.eye"), "check holds"),
+    ],
+)
+def test_a_row_that_is_not_a_result_is_a_check_never_a_match(kind, paper, ours, rule, expected):
+    row = Row("x", paper, ours, rule=rule, kind=kind)
+    assert row.outcome == expected
+    assert row.verdict.startswith(f"{kind} check: ")
+    assert row.outcome not in RESULT_OUTCOMES
+
+
+@pytest.mark.parametrize(
+    ("ours", "low", "high", "expected"),
+    [(0.25, 0.21, 0.29, "in kind"), (-0.25, -0.29, -0.21, "not in kind")],
+)
+def test_a_stand_in_agrees_in_kind_never_matches(ours, low, high, expected):
+    row = Row(
+        "gap", 0.2, ours, rule=SameSign(), low=low, high=high, n=10, stand_in="Adult for CASAS"
+    )
+    assert row.outcome == expected
+    assert "on a stand-in (Adult for CASAS)" in row.verdict
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "expected"),
+    [
+        (None, None, "uninformative"),  # no window: one number could fall either side
+        (-0.01, 0.3, "uninformative"),  # holds 0
+        (0.02, 0.3, "uninformative"),  # wider than half the printed 0.2
+        (0.15, 0.24, "matches"),  # excludes 0, 0.09 ≤ 0.1 wide
+    ],
+)
+def test_a_same_sign_match_needs_a_narrow_window_that_excludes_zero(low, high, expected):
+    row = Row("gap", 0.2, 0.2, rule=SameSign(), low=low, high=high, n=None if low is None else 10)
+    assert row.outcome == expected
+
+
+def test_every_same_sign_match_has_a_window_no_wider_than_half_the_printed_value():
+    rng = np.random.default_rng(46)
+    for _ in range(500):
+        paper = rng.choice([-1, 1]) * rng.uniform(0.01, 2)
+        low, high = np.sort(rng.normal(paper, 1.0, size=2))
+        row = Row("x", paper, (low + high) / 2, rule=SameSign(), low=low, high=high, n=10)
+        if row.outcome == "matches":
+            assert high - low <= INFORMATIVE_WIDTH * abs(paper) + 1e-12
+            assert not (low <= 0 <= high)
+
+
+@pytest.mark.parametrize("why", NOT_COMPARABLE_WHY)
+def test_a_result_not_compared_carries_its_reason(why):
+    row = Row("x", 1.0, 1.0, rule=NotComparable("another data set", why=why))
+    assert row.outcome == "not comparable"
+    assert row.not_comparable_why == why
+
+
+def test_a_value_printed_in_scientific_notation_is_judged_at_its_own_precision():
+    # 6e-7 stands for 5.5e-7 to 6.5e-7; at four decimals it would accept anything below 5e-5
+    narrow = Interval(decimals=4, significant=1)
+    assert narrow.judge(6e-7, 6.2e-7, low=6.4e-7, high=7e-7, n=10).startswith("in ")
+    assert narrow.judge(6e-7, 8e-7, low=7e-7, high=9e-7, n=10).startswith("outside ")
+    assert Interval(decimals=4).judge(6e-7, 8e-6, low=7e-6, high=9e-6, n=10).startswith("in ")
+    assert "significant digit" in narrow.text

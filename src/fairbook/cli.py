@@ -494,6 +494,21 @@ def _why(exc: OSError) -> str:
     return os_reason(exc)
 
 
+#: ``fairbook.replication.OUTCOMES``, spelt out so that the command line starts without
+#: importing pandas (a test holds the two equal).
+LEDGER_OUTCOMES = (
+    "matches",
+    "uninformative",
+    "differs",
+    "in kind",
+    "not in kind",
+    "not comparable",
+    "no verdict",
+    "check holds",
+    "check fails",
+)
+
+
 @subcommand(
     "ledger",
     help="the replication ledger: every paper number the book compares, with its verdict",
@@ -501,14 +516,16 @@ def _why(exc: OSError) -> str:
         arg("--executed", help="folder of executed chapters (default _build/executed/notebooks)"),
         arg(
             "--by",
-            choices=("paper", "table", "chapter"),
+            choices=("headline", "paper", "table", "chapter", "kind"),
             default="table",
-            help="tally by paper, by paper table (default) or by chapter; papers and tables "
-            "are tallied per budget (this build, recorded), as on the ledger page",
+            help="the headline (each printed number once, per paper: results and checks "
+            "apart, as on the book's first page), or tally by paper, by paper table "
+            "(default), by chapter or by kind; papers and tables are tallied per budget "
+            "(this build, recorded), as on the ledger page",
         ),
         arg(
             "--rows",
-            choices=("differs", "no verdict", "uninformative", "matches", "all"),
+            choices=(*LEDGER_OUTCOMES, "all"),
             help="also list the rows with this outcome",
         ),
         arg("--csv", metavar="FILE", help="write the whole ledger as CSV"),
@@ -550,11 +567,18 @@ def _ledger(args: argparse.Namespace) -> int:
         "paper": ("paper", "budget"),
         "table": ("paper", "source", "budget"),
         "chapter": ("chapter",),
-    }[args.by]
+        "kind": ("kind", "budget"),
+    }.get(args.by)
     import pandas as pd
 
+    from fairbook.ledger import headline, headline_sentence
+
     with pd.option_context("display.width", 100, "display.max_rows", 500):
-        print(tallies(ledger, by=by).to_string())
+        if by is None:
+            print(headline_sentence(ledger))
+            print(headline(ledger).T.to_string())
+        else:
+            print(tallies(ledger, by=by).to_string())
         if args.rows:
             chosen = ledger if args.rows == "all" else ledger[ledger["outcome"] == args.rows]
             columns = ["paper", "source", "quantity", "paper_value", "ours", "verdict"]
@@ -585,6 +609,7 @@ def _compare_ledgers(old_path: str, ledger) -> int:
     counts = changes["change"].value_counts()
     print(
         f"{len(old)} rows then, {len(ledger)} now: {counts.get('verdict', 0)} verdicts changed, "
+        f"{counts.get('kind', 0)} kinds changed with the same verdict, "
         f"{counts.get('value', 0)} values changed with the same verdict, "
         f"{counts.get('added', 0)} rows added, {counts.get('removed', 0)} removed"
     )

@@ -8,14 +8,23 @@ notebooks are therefore the record: :func:`read_executed` collects the rows of e
 into one table, which the ledger page shows, the build writes to ``_build/html/ledger.csv``
 and ``ledger.json``, and ``fairbook ledger`` prints.
 
-A row *matches* when every rule of the row passes and its window is informative; it is
-*uninformative* (consistent but saying little) when it passes with an interval or tolerance
-wider than :data:`fairbook.replication.INFORMATIVE_WIDTH` × |paper| or holding 0; it
-*differs* when a rule fails; it has *no verdict* when a rule cannot judge (undefined on a
-side, not comparable, a single seed, a check of our own reading). The ``rule`` column states
-every rule in full, with its widenings and tolerances. *Judged* rows are those with a
-verdict (matches, uninformative, differs); :func:`table_accounting` sets each replicated
-table's printed numbers (:mod:`fairbook.papers.printed`) beside its rows and judged rows.
+Every row has a *kind* (:data:`fairbook.replication.KINDS`): only a **result** — a number
+the paper's experiment produced — can replicate. A result *matches* when every rule of the
+row passes and its window is informative; it is *uninformative* (consistent but saying
+little) when it passes with a window wider than
+:data:`fairbook.replication.INFORMATIVE_WIDTH` × |paper| or holding 0; it *differs* when a
+rule fails; on a stand-in for the paper's data it agrees or not *in kind*; it is *not
+comparable*, with a reason (:data:`fairbook.replication.NOT_COMPARABLE_WHY`), when we do not
+run the paper's experiment. Arithmetic on the paper's printed inputs, mathematics, data facts
+and inputs are *checks* (``check holds``, ``check fails``), tallied apart. *Judged* rows are
+the results with a verdict against the paper's number (matches, uninformative, differs).
+
+Each printed number appears at several budgets (this build's fast profile, a recorded full
+run); :func:`of_record` keeps one row per number — the recorded one where there is one — and
+:func:`headline` counts those per paper: the one table every sentence of the book that
+counts replications comes from (:func:`replication_line`, :func:`headline_sentence`).
+:func:`table_accounting` sets each replicated table's printed numbers
+(:mod:`fairbook.papers.printed`) beside its rows.
 """
 
 from __future__ import annotations
@@ -32,7 +41,7 @@ import pandas as pd
 from fairbook.formatting import significant
 from fairbook.papers.names import paper_name
 from fairbook.papers.printed import TABLES, printed_count, table_of
-from fairbook.replication import OUTCOMES, Row
+from fairbook.replication import KINDS, NOT_COMPARABLE_WHY, OUTCOMES, RESULT_OUTCOMES, Row
 from fairbook.safe_csv import write_csv
 
 __all__ = [
@@ -42,11 +51,17 @@ __all__ = [
     "ChapterLedger",
     "chapter_ledger",
     "compare_ledgers",
+    "headline",
+    "headline_html",
+    "headline_sentence",
     "ledger_frame",
+    "of_record",
+    "budget_label",
     "ledger_html",
     "read_executed",
     "read_ledger",
     "replication_line",
+    "row_anchor",
     "table_accounting",
     "tallies",
     "tally_sentences",
@@ -61,7 +76,9 @@ FIELDS = (
     "paper",
     "source",
     "quantity",
+    "kind",
     "paper_value",
+    "derived",
     "ours",
     "low",
     "high",
@@ -69,6 +86,7 @@ FIELDS = (
     "rule",
     "verdict",
     "outcome",
+    "reason",
     "note",
     "chapter",
     "budget",
@@ -82,9 +100,14 @@ _OUTCOME_COLOURS = {
     "matches": "#e8f5e9",
     "uninformative": "#fff8e1",
     "differs": "#fdecea",
+    "in kind": "#eef4fb",
+    "not in kind": "#fbeef4",
+    "not comparable": "#f2f2f2",
     "no verdict": "#f2f2f2",
+    "check holds": "#f4f8f4",
+    "check fails": "#fdf3f0",
 }
-_JUDGED = ("matches", "uninformative", "differs")
+_JUDGED = RESULT_OUTCOMES
 
 
 def _number(value) -> float | None:
@@ -107,7 +130,9 @@ def _record(row: Row, *, chapter: str, budget: str) -> dict:
         "paper": match["paper"],
         "source": match["where"] or "(whole paper)",
         "quantity": row.quantity,
+        "kind": row.kind,
         "paper_value": _number(row.paper),
+        "derived": row.derived,
         "ours": _number(row.ours),
         "low": _number(row.low),
         "high": _number(row.high),
@@ -115,6 +140,7 @@ def _record(row: Row, *, chapter: str, budget: str) -> dict:
         "rule": row.rule_text,
         "verdict": row.verdict,
         "outcome": row.outcome,
+        "reason": row.not_comparable_why,
         "note": note,
         "chapter": chapter,
         "budget": budget,
@@ -143,9 +169,28 @@ def ledger_frame(records: Iterable[Mapping]) -> pd.DataFrame:
     return frame.astype({"n": "Int64"}) if not frame.empty else frame
 
 
+#: The tallies' columns after ``rows``: results judged against the paper's number, each
+#: outcome, and the checks apart.
+TALLY_COLUMNS = (
+    "rows",
+    "results",
+    "judged",
+    "matches",
+    "uninformative",
+    "differs",
+    "in kind",
+    "not in kind",
+    "not comparable",
+    "no verdict",
+    "checks",
+    "check holds",
+    "check fails",
+)
+
+
 def tallies(ledger: pd.DataFrame, *, by=("paper",)) -> pd.DataFrame:
-    """Rows, judged rows, matches (informative), consistent but uninformative rows,
-    differences and rows without a verdict, per group of `by`.
+    """Per group of `by`: rows; results, those judged against the paper's number (matches,
+    uninformative, differs) and each outcome; and the checks (every kind but result) apart.
 
     When `by` includes ``"source"``, a column ``printed`` gives the number of printed
     numbers of the table the source belongs to (:mod:`fairbook.papers.printed`; empty for
@@ -155,23 +200,25 @@ def tallies(ledger: pd.DataFrame, *, by=("paper",)) -> pd.DataFrame:
     --------
     >>> from fairbook.replication import Row, replication_table
     >>> t = replication_table([Row("a", 1, 1, source="seed 003 Table 3.1"),
-    ...                        Row("b", 1, 2, source="seed 003 Table 3.1")])
-    >>> tallies(chapter_ledger([t], chapter="02_x").frame)  # doctest: +NORMALIZE_WHITESPACE
-              rows  judged  matches  uninformative  differs  no verdict
-    paper
-    seed 003     2       2        1              0        1           0
+    ...                        Row("b", 1, 2, source="seed 003 Table 3.1"),
+    ...                        Row("c", 1, 1, source="seed 003 Table 3.1", kind="arithmetic")])
+    >>> tallies(chapter_ledger([t], chapter="02_x").frame).loc["seed 003"].tolist()
+    [3, 2, 2, 1, 0, 1, 0, 0, 0, 0, 1, 1, 0]
     """
     by = list(by)
-    columns = ["rows", "judged", *_OUTCOMES]
     if ledger.empty:
-        return pd.DataFrame(columns=columns)
+        return pd.DataFrame(columns=list(TALLY_COLUMNS))
     counts = pd.crosstab([ledger[c] for c in by], ledger["outcome"])
     for outcome in _OUTCOMES:
         if outcome not in counts:
             counts[outcome] = 0
-    counts = counts[list(_OUTCOMES)]
-    counts.insert(0, "judged", counts[list(_JUDGED)].sum(axis=1))
-    counts.insert(0, "rows", counts[list(_OUTCOMES)].sum(axis=1))
+    is_result = (ledger["kind"] == "result").to_numpy()
+    results = pd.crosstab([ledger[c] for c in by], is_result)
+    counts["results"] = results[True] if True in results else 0
+    counts["checks"] = results[False] if False in results else 0
+    counts["judged"] = counts[list(_JUDGED)].sum(axis=1)
+    counts["rows"] = counts["results"] + counts["checks"]
+    counts = counts[list(TALLY_COLUMNS)]
     counts.columns.name = None
     if "source" in by and "paper" in by:
         keys = counts.index.to_frame(index=False)
@@ -232,35 +279,86 @@ def table_accounting(ledger: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame.from_records(records).set_index(["paper", "table"])
 
 
+def _plural(k: int, one: str, many: str) -> str:
+    return f"{k} {one if k == 1 else many}"
+
+
+def _listed(parts: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+#: How each outcome of a result is said, for one and for several.
+_SAID = (
+    ("matches", "matches the paper informatively", "match the paper informatively"),
+    ("uninformative", "is consistent but uninformative", "are consistent but uninformative"),
+    ("differs", "differs", "differ"),
+    ("in kind", "agrees in kind on a stand-in", "agree in kind on a stand-in"),
+    ("not in kind", "disagrees in kind on a stand-in", "disagree in kind on a stand-in"),
+    ("no verdict", "has no verdict", "have no verdict"),
+)
+
+
+def _said(rows: pd.DataFrame) -> str:
+    """What the results and the checks among `rows` (ledger rows) came to, in words."""
+    results = rows[rows["kind"] == "result"]
+    checks = rows[rows["kind"] != "result"]
+    counts = results["outcome"].value_counts()
+    said = [_plural(int(counts[o]), one, many) for o, one, many in _SAID if counts.get(o, 0)]
+    apart = results[results["outcome"] == "not comparable"]
+    if len(apart):
+        why = apart["reason"].value_counts()
+        reasons = ", ".join(f"{w}: {int(k)}" for w, k in why.items())
+        said.append(f"{len(apart)} {'is' if len(apart) == 1 else 'are'} not compared ({reasons})")
+    text = (
+        f"of {_plural(len(results), 'result', 'results')}, {_listed(said)}"
+        if len(results)
+        else "no result"
+    )
+    if len(checks):
+        held = int((checks["outcome"] == "check holds").sum())
+        failed = int((checks["outcome"] == "check fails").sum())
+        kinds = ", ".join(
+            f"{k} {kind}"
+            for kind, k in checks["kind"].value_counts().reindex(KINDS).dropna().astype(int).items()
+        )
+        verb = "holds" if held == 1 else "hold"
+        text += f"; besides, {_plural(len(checks), 'check', 'checks')} ({kinds}): {held} {verb}"
+        text += f", {failed} {'fails' if failed == 1 else 'fail'}" if failed else ""
+    return text
+
+
 def tally_sentences(ledger: pd.DataFrame) -> list[str]:
-    """One sentence per paper table: how many rows match, differ or have no verdict.
+    """One sentence per paper table: what its results came to, and its checks apart.
 
     Examples
     --------
     >>> from fairbook.replication import Row, SameSign, replication_table
-    >>> t = replication_table([Row("a", 0.1, 0.3, rule=SameSign(), source="seed 003 Table 3.4"),
-    ...                        Row("b", 0.1, -0.2, rule=SameSign(), source="seed 003 Table 3.4")])
-    >>> tally_sentences(chapter_ledger([t], chapter="07_x").frame)
-    ['seed 003 Table 3.4: 1 of 2 rows match, 1 differs (rule: same sign).']
+    >>> t = replication_table([
+    ...     Row("a", 0.1, 0.12, rule=SameSign(), low=0.09, high=0.13, n=10,
+    ...         source="seed 003 Table 3.4"),
+    ...     Row("b", 0.1, -0.2, rule=SameSign(), source="seed 003 Table 3.4"),
+    ...     Row("c", 3, 3, rule=SameSign(), source="seed 003 Table 3.4", kind="arithmetic")])
+    >>> print(tally_sentences(chapter_ledger([t], chapter="07_x").frame)[0])
+    ... # doctest: +NORMALIZE_WHITESPACE
+    seed 003 Table 3.4: of 2 results, 1 matches the paper informatively and 1 differs;
+    besides, 1 check (1 arithmetic): 1 holds (rule: same sign).
     """
     sentences = []
     for (paper, source), rows in ledger.groupby(["paper", "source"], sort=False):
-        counts = rows["outcome"].value_counts()
-        parts = [f"{counts.get('matches', 0)} of {len(rows)} rows match"]
-        if counts.get("uninformative", 0):
-            parts.append(f"{counts['uninformative']} consistent but uninformative")
-        if counts.get("differs", 0):
-            parts.append(f"{counts['differs']} {'differs' if counts['differs'] == 1 else 'differ'}")
-        if counts.get("no verdict", 0):
-            parts.append(f"{counts['no verdict']} without a verdict")
         rules = ", ".join(dict.fromkeys(_short_rule(r) for r in rows["rule"]))
-        sentences.append(f"{paper} {source}: {', '.join(parts)} (rule: {rules}).")
+        sentences.append(f"{paper} {source}: {_said(rows)} (rule: {rules}).")
     return sentences
 
 
 def replication_line(tables, *, chapter: str, budget: str = "fast") -> str:
     """The one computed sentence under a chapter's Key results: how far it replicates its
     paper(s), from the same rows the ledger lists, with a link to the ledger.
+
+    Only results count as replications; arithmetic on the paper's printed inputs,
+    mathematics, data facts and inputs are counted apart as checks.
 
     Parameters
     ----------
@@ -281,11 +379,12 @@ def replication_line(tables, *, chapter: str, budget: str = "fast") -> str:
     --------
     >>> from fairbook.replication import Row, replication_table
     >>> t = replication_table([Row("a", 1, 1, source="seed 003 Table 3.1"),
-    ...                        Row("b", 1, 2, source="seed 003 Table 3.1")])
+    ...                        Row("b", 1, 2, source="seed 003 Table 3.1"),
+    ...                        Row("c", 1, 1, source="seed 003 Table 3.1", kind="arithmetic")])
     >>> print(replication_line([t], chapter="02_x"))  # doctest: +NORMALIZE_WHITESPACE
-    Beside the paper (fast profile): of 2 numbers printed in Briscoe 2024 that this chapter
-    compares, 1 agrees within its rule and 1 differs; every row, its rule and its verdict
-    are in {doc}`the replication ledger <../book/ledger>`.
+    Beside the paper (fast profile): Briscoe 2024 — of 2 results, 1 matches the paper
+    informatively and 1 differs; besides, 1 check (1 arithmetic): 1 holds. Every row, its
+    kind, rule and verdict are in {doc}`the replication ledger <../book/ledger>`.
     """
     frame = chapter_ledger(tables, chapter=chapter, budget=budget).frame
     link = "{doc}`the replication ledger <../book/ledger>`"
@@ -294,32 +393,153 @@ def replication_line(tables, *, chapter: str, budget: str = "fast") -> str:
             f"Beside the paper ({budget} profile): this chapter compares no printed number; "
             f"{link} lists the others."
         )
-    parts = []
-    for paper, rows in frame.groupby("paper", sort=False):
-        counts = rows["outcome"].value_counts()
-        total = len(rows)
-        said = []
-        for outcome, one, many in (
-            ("matches", "agrees within its rule", "agree within their rule"),
-            (
-                "uninformative",
-                "is consistent but uninformative",
-                "are consistent but uninformative",
-            ),
-            ("differs", "differs", "differ"),
-            ("no verdict", "has no verdict", "have no verdict"),
-        ):
-            k = int(counts.get(outcome, 0))
-            if k:
-                said.append(f"{k} {one if k == 1 else many}")
-        words = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
-        noun = "number" if total == 1 else "numbers"
-        parts.append(
-            f"of {total} {noun} printed in {paper_name(paper)} that this chapter compares, {words}"
-        )
+    parts = [
+        f"{paper_name(paper)} — {_said(rows)}" for paper, rows in frame.groupby("paper", sort=False)
+    ]
     return (
-        f"Beside the paper ({budget} profile): {'; '.join(parts)}; every row, its rule and its "
-        f"verdict are in {link}."
+        f"Beside the paper ({budget} profile): {'; '.join(parts)}. Every row, its kind, rule "
+        f"and verdict are in {link}."
+    )
+
+
+def of_record(ledger: pd.DataFrame) -> pd.DataFrame:
+    """One row per printed number: its row at a recorded budget where it has one (the
+    last such), else its row of this build.
+
+    A number is identified by ``(paper, source, quantity)``; the headline counts these rows.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"paper": ["p", "p", "p"], "source": ["T", "T", "T"],
+    ...                       "quantity": ["a", "a", "b"],
+    ...                       "budget": ["fast", "full (recorded 2026-11-25)", "fast"]})
+    >>> of_record(frame)["budget"].tolist()
+    ['full (recorded 2026-11-25)', 'fast']
+    """
+    if ledger.empty:
+        return ledger
+    recorded = ledger["budget"].map(_budget_kind).eq("recorded")
+    order = ledger.assign(_recorded=recorded.astype(int), _position=range(len(ledger)))
+    order = order.sort_values(["_recorded", "_position"], kind="stable")
+    kept = order.drop_duplicates(["paper", "source", "quantity"], keep="last")
+    return kept.sort_values("_position").drop(columns=["_recorded", "_position"])
+
+
+#: The headline's columns: results, how they came out, why some are not compared, checks.
+HEADLINE_COLUMNS = (
+    "results",
+    "matches",
+    "uninformative",
+    "differs",
+    "in kind",
+    "not in kind",
+    *(f"not compared: {why}" for why in NOT_COMPARABLE_WHY),
+    "no verdict",
+    "checks",
+    "checks hold",
+    "checks fail",
+)
+
+
+def headline(ledger: pd.DataFrame) -> pd.DataFrame:
+    """The book's replication headline: per paper (by author and year), each printed number
+    once (:func:`of_record`), how its results came out and its checks apart.
+
+    Columns :data:`HEADLINE_COLUMNS` (a reason no number has is left out), and a last row
+    ``all four papers``.
+
+    Examples
+    --------
+    >>> from fairbook.replication import Row, replication_table
+    >>> t = replication_table([Row("a", 1, 1, source="seed 003 Table 3.1"),
+    ...                        Row("c", 1, 1, source="seed 003 Table 3.1", kind="arithmetic")])
+    >>> h = headline(chapter_ledger([t], chapter="02_x").frame)
+    >>> h.loc["Briscoe 2024", ["results", "matches", "checks", "checks hold"]].tolist()
+    [1, 1, 1, 1]
+    """
+    rows = of_record(ledger)
+    records = {}
+    for paper, part in rows.groupby("paper", sort=False):
+        records[paper_name(paper)] = _headline_counts(part)
+    if records:
+        records["all papers"] = _headline_counts(rows)
+    frame = pd.DataFrame.from_dict(records, orient="index", columns=list(HEADLINE_COLUMNS))
+    frame = frame.fillna(0).astype(int)
+    empty = [c for c in frame.columns if c.startswith("not compared") and not frame[c].any()]
+    frame = frame.drop(columns=empty)
+    frame.index.name = "paper"
+    return frame
+
+
+def _headline_counts(rows: pd.DataFrame) -> dict:
+    results = rows[rows["kind"] == "result"]
+    checks = rows[rows["kind"] != "result"]
+    outcome = results["outcome"].value_counts()
+    counts = {"results": len(results)}
+    for name in ("matches", "uninformative", "differs", "in kind", "not in kind", "no verdict"):
+        counts[name] = int(outcome.get(name, 0))
+    apart = results.loc[results["outcome"] == "not comparable", "reason"].value_counts()
+    for why in NOT_COMPARABLE_WHY:
+        counts[f"not compared: {why}"] = int(apart.get(why, 0))
+    counts["checks"] = len(checks)
+    counts["checks hold"] = int((checks["outcome"] == "check holds").sum())
+    counts["checks fail"] = int((checks["outcome"] == "check fails").sum())
+    return counts
+
+
+def headline_html(ledger: pd.DataFrame) -> str:
+    """The headline (:func:`headline`) as an HTML table with a sentence of explanation.
+
+    Examples
+    --------
+    >>> "<table" in headline_html(ledger_frame([]))
+    True
+    """
+    table = headline(ledger)
+    if table.empty:
+        return (
+            "<p><em>No executed chapter carries ledger rows in this build.</em></p><table></table>"
+        )
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in ["paper", *table.columns])
+    body = "".join(
+        "<tr>"
+        + f"<th>{html.escape(str(paper))}</th>"
+        + "".join(f"<td>{int(v)}</td>" for v in values)
+        + "</tr>"
+        for paper, values in table.iterrows()
+    )
+    return (
+        '<div class="fairbook-headline" style="overflow-x:auto">'
+        f'<table class="dataframe"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+        "</div>"
+    )
+
+
+def headline_sentence(ledger: pd.DataFrame) -> str:
+    """The headline in one sentence (the README's line), from :func:`headline`.
+
+    Examples
+    --------
+    >>> from fairbook.replication import Row, replication_table
+    >>> t = replication_table([Row("a", 1, 1, source="seed 003 Table 3.1")])
+    >>> headline_sentence(chapter_ledger([t], chapter="02_x").frame)  # doctest: +ELLIPSIS
+    'Of 1 result the four papers print and the book compares, 1 matches informatively...'
+    """
+    table = headline(ledger)
+    if table.empty:
+        return "The book compares no printed number yet."
+    total = table.loc["all papers"]
+    not_compared = int(sum(v for c, v in total.items() if c.startswith("not compared")))
+    parts = [_plural(int(total["matches"]), "matches informatively", "match informatively")]
+    parts.append(f"{int(total['uninformative'])} consistent but uninformative")
+    parts.append(f"{int(total['differs'])} {'differs' if total['differs'] == 1 else 'differ'}")
+    parts.append(f"{int(total['in kind'] + total['not in kind'])} on stand-ins")
+    parts.append(f"{not_compared} not compared")
+    return (
+        f"Of {_plural(int(total['results']), 'result', 'results')} the four papers print and "
+        f"the book compares, {_listed(parts)}; {int(total['checks'])} further numbers "
+        f"(arithmetic, mathematics, data facts, inputs) are checks, "
+        f"{int(total['checks hold'])} of which hold."
     )
 
 
@@ -359,7 +579,8 @@ class ChapterLedger:
         if self.frame.empty:
             return f"No paper numbers are compared in this chapter ({self.budget} profile)."
         lines = [
-            f"**Replication tally** ({self.budget} profile; {len(self.frame)} paper numbers, "
+            f"**Replication tally** ({self.budget} profile; "
+            f"{_plural(len(self.frame), 'paper number', 'paper numbers')}, "
             "the same rows the book's ledger lists):",
             "",
         ]
@@ -393,9 +614,9 @@ def chapter_ledger(tables, *, chapter: str, budget: str = "fast") -> ChapterLedg
     >>> from fairbook.replication import Row, replication_table
     >>> t = replication_table([Row("OFI (A)", -0.06, -0.0556, source="seed 003 Table 3.1")])
     >>> print(chapter_ledger([t], chapter="02_objective_fairness_index").to_markdown())
-    **Replication tally** (fast profile; 1 paper numbers, the same rows the book's ledger lists):
+    **Replication tally** (fast profile; 1 paper number, the same rows the book's ledger lists):
     <BLANKLINE>
-    - seed 003 Table 3.1: 1 of 1 rows match (rule: rounding).
+    - seed 003 Table 3.1: of 1 result, 1 matches the paper informatively (rule: rounding).
     """
     if not isinstance(chapter, str) or not chapter:
         raise ValueError(f"chapter must be the notebook's stem, not {chapter!r}")
@@ -490,80 +711,193 @@ def _carried_rows(path: Path) -> list[dict]:
     return rows
 
 
-def ledger_html(ledger: pd.DataFrame, *, chapter_url: str = "{chapter}.html") -> str:
-    """The ledger as one HTML table with a filter box and outcome buttons (no network).
-
-    The filter works in the static page: a few lines of inline JavaScript hide the rows
-    that do not contain the typed text or the chosen outcome.
+def _slug(text: str) -> str:
+    """An HTML id's piece: lower case letters, digits and hyphens.
 
     Examples
     --------
-    >>> "<table" in ledger_html(ledger_frame([]))
+    >>> _slug("Table 3.1 (cells): OFI (A)")
+    'table-3-1-cells-ofi-a'
+    """
+    return re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
+
+
+def budget_label(budget: str) -> str:
+    """A budget as a reader sees it: the profile and the recording's date, without the
+    commits that made it (the recording's provenance keeps those).
+
+    Examples
+    --------
+    >>> budget_label("full (recorded 2026-11-25, b494b1c+, e67b080+)")
+    'full (recorded 2026-11-25)'
+    >>> budget_label("fast")
+    'fast'
+    """
+    return re.sub(r",\s*[0-9a-f]{7,40}\+?", "", str(budget))
+
+
+def row_anchor(record: Mapping) -> str:
+    """The permalink id of a ledger row (paper, source, quantity, budget): stable between
+    builds, so a citation can point at one number (``ledger.html#r-…``).
+
+    Examples
+    --------
+    >>> row_anchor({"paper": "seed 003", "source": "Table 3.1", "quantity": "OFI (A)",
+    ...             "budget": "fast"})
+    'r-seed-003-table-3-1-ofi-a-fast'
+    """
+    budget = budget_label(record["budget"]).replace("recorded ", "")
+    parts = (record["paper"], record["source"], record["quantity"], budget)
+    return "r-" + "-".join(_slug(p) for p in parts)
+
+
+_ROW_HEAD = (
+    "quantity",
+    "kind",
+    "paper",
+    "ours (95 % interval, n)",
+    "verdict",
+    "outcome",
+    "budget",
+    "note",
+    "chapter",
+)
+_ROW_WIDTHS = ("15%", "7%", "8%", "13%", "18%", "8%", "8%", "16%", "7%")
+
+
+def _cell(value, digits=4) -> str:
+    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, float):
+        return significant(value, digits=digits)  # fixed-point: no 2.593e+04
+    return html.escape(str(value))
+
+
+def _row_html(rec: Mapping, anchor: str, chapter_url: str) -> str:
+    ours = _cell(rec["ours"])
+    if _cell(rec["low"]) != "":
+        ours += f" [{_cell(rec['low'], 3)}, {_cell(rec['high'], 3)}]"
+    if _cell(rec["n"]) != "":
+        ours += f" (n = {_cell(rec['n'])})"
+    paper_value = _cell(rec["paper_value"])
+    notes = []
+    if rec.get("derived"):
+        paper_value += " (derived)"
+        notes.append(f"paper value derived: {html.escape(str(rec['derived']))}")
+    if rec.get("reason"):
+        notes.append(f"not compared: {html.escape(str(rec['reason']))}")
+    if rec.get("note"):
+        notes.append(_cell(rec["note"]))
+    link = html.escape(chapter_url.format(chapter=rec["chapter"]))
+    chapter = str(rec["chapter"])[:2]
+    outcome = html.escape(str(rec["outcome"]))
+    cells = [
+        f'<a href="#{anchor}" title="link to this row">{_cell(rec["quantity"])}</a>',
+        _cell(rec["kind"]),
+        paper_value,
+        ours,
+        f'<span title="{html.escape(str(rec["rule"]))}">{_cell(rec["verdict"])}</span>',
+        outcome,
+        html.escape(budget_label(rec["budget"])),
+        "; ".join(notes),
+        f'<a href="{link}">{html.escape(chapter)}</a>',
+    ]
+    colour = _OUTCOME_COLOURS.get(rec["outcome"], "")
+    return (
+        f'<tr id="{anchor}" data-outcome="{outcome}" data-kind="{_cell(rec["kind"])}" '
+        f'style="background:{colour}">' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
+    )
+
+
+def _table_html(rows: list[str]) -> str:
+    cols = "".join(f'<col style="width:{w}">' for w in _ROW_WIDTHS)
+    head = "".join(f"<th>{h}</th>" for h in _ROW_HEAD)
+    return (
+        '<table class="dataframe fb-ledger-rows" style="table-layout:fixed;width:100%;'
+        'overflow-wrap:anywhere;font-size:0.8em">'
+        f"<colgroup>{cols}</colgroup><thead><tr>{head}</tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def ledger_html(ledger: pd.DataFrame, *, chapter_url: str = "{chapter}.html") -> str:
+    """The ledger as folded sections, one per paper and, inside, one per table (its tally
+    and rules in the summary line), with a filter box over every row (no network).
+
+    Each row has a permalink anchor (:func:`row_anchor`); opening the page at one, or
+    typing in the filter, unfolds the sections that hold the rows. The filter runs in the
+    static page: a few lines of inline JavaScript.
+
+    Examples
+    --------
+    >>> "fb-ledger-filter" in ledger_html(ledger_frame([]))
     True
     """
-    head = ["paper", "source", "quantity", "paper value", "ours", "95 % interval", "n"]
-    head += ["rule", "verdict", "note", "chapter"]
-
-    def cell(value, digits=4):
-        if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
-            return ""
-        if isinstance(value, float):
-            return significant(value, digits=digits)  # fixed-point: no 2.593e+04
-        return html.escape(str(value))
-
-    body = []
-    for rec in ledger.to_dict("records"):
-        interval = (
-            f"[{cell(rec['low'], 3)}, {cell(rec['high'], 3)}]" if cell(rec["low"]) != "" else ""
+    sections = []
+    seen: dict[str, int] = {}
+    for paper, part in ledger.groupby("paper", sort=False):
+        tables = []
+        for source, rows in part.groupby("source", sort=False):
+            rendered = []
+            for rec in rows.to_dict("records"):
+                anchor = row_anchor(rec)
+                seen[anchor] = seen.get(anchor, 0) + 1
+                if seen[anchor] > 1:
+                    anchor = f"{anchor}-{seen[anchor]}"
+                rendered.append(_row_html(rec, anchor, chapter_url))
+            tally = " · ".join(
+                f"<em>{html.escape(budget_label(b))}</em>: {html.escape(_said(r))}"
+                for b, r in rows.groupby("budget", sort=False)
+            )
+            rules = "".join(f"<li>{html.escape(str(r))}</li>" for r in dict.fromkeys(rows["rule"]))
+            tables.append(
+                f'<details class="fb-ledger-table" id="t-{_slug(paper)}-{_slug(source)}">'
+                f"<summary><strong>{html.escape(str(source))}</strong> — {tally}</summary>"
+                f'<p style="font-size:0.85em">Rules in this table:</p>'
+                f'<ul style="font-size:0.85em">{rules}</ul>{_table_html(rendered)}</details>'
+            )
+        record = of_record(part)
+        sections.append(
+            f'<details class="fb-ledger-paper" id="p-{_slug(paper)}">'
+            f"<summary><strong>{html.escape(paper_name(paper))}</strong> ({html.escape(paper)})"
+            f" — each printed number once: {html.escape(_said(record))}</summary>"
+            f'<div style="margin-left:1em">{"".join(tables)}</div></details>'
         )
-        link = html.escape(chapter_url.format(chapter=rec["chapter"]))
-        cells = [
-            cell(rec["paper"]),
-            cell(rec["source"]),
-            cell(rec["quantity"]),
-            cell(rec["paper_value"]),
-            cell(rec["ours"]),
-            interval,
-            cell(rec["n"]),
-            cell(rec["rule"]),
-            cell(rec["verdict"]),
-            cell(rec["note"]),
-            f'<a href="{link}">{cell(rec["chapter"])}</a>',
-        ]
-        outcome = html.escape(str(rec["outcome"]))
-        colour = _OUTCOME_COLOURS.get(rec["outcome"], "")
-        body.append(
-            f'<tr data-outcome="{outcome}" style="background:{colour}" title="{outcome}">'
-            + "".join(f"<td>{c}</td>" for c in cells)
-            + "</tr>"
-        )
-    buttons = "".join(
-        f'<label><input type="radio" name="fb-outcome" value="{v}"{" checked" if v == "" else ""}>'
-        f" {v or 'all'}</label> "
-        for v in ("", *_OUTCOMES)
-    )
+    kinds = "".join(f'<option value="{k}">{k}</option>' for k in KINDS)
+    outcomes = "".join(f'<option value="{o}">{o}</option>' for o in _OUTCOMES)
     return (
         '<div class="fairbook-ledger">'
-        '<p><input type="search" id="fb-ledger-filter" placeholder="filter: paper, table, '
-        'quantity, rule, chapter…" style="width:100%"></p>'
-        f'<p>{buttons}<span id="fb-ledger-count"></span></p>'
-        '<p style="font-size:0.85em">Rows are shaded by outcome: green matches, amber '
-        "consistent but uninformative, red differs, grey no verdict.</p>"
-        '<div style="overflow-x:auto;font-size:0.85em"><table id="fb-ledger" class="dataframe">'
-        "<thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead>"
-        "<tbody>" + "".join(body) + "</tbody></table></div>"
-        "<script>(function(){"
+        '<p><input type="search" id="fb-ledger-filter" placeholder="filter every row: '
+        'table, quantity, verdict, note, chapter…" style="width:100%"></p>'
+        '<p><label>kind <select id="fb-ledger-kind"><option value="">any</option>'
+        f"{kinds}</select></label> "
+        '<label>outcome <select id="fb-ledger-outcome"><option value="">any</option>'
+        f'{outcomes}</select></label> <span id="fb-ledger-count"></span></p>'
+        + "".join(sections)
+        + "<script>(function(){"
         "var box=document.getElementById('fb-ledger-filter'),"
-        "rows=document.querySelectorAll('#fb-ledger tbody tr'),"
-        "count=document.getElementById('fb-ledger-count');"
-        "function apply(){var q=box.value.toLowerCase(),"
-        "o=(document.querySelector('input[name=fb-outcome]:checked')||{}).value||'',n=0;"
+        "kind=document.getElementById('fb-ledger-kind'),"
+        "outcome=document.getElementById('fb-ledger-outcome'),"
+        "count=document.getElementById('fb-ledger-count'),"
+        "rows=document.querySelectorAll('.fairbook-ledger tbody tr'),"
+        "folds=document.querySelectorAll('.fairbook-ledger details');"
+        "function apply(){var q=box.value.toLowerCase(),k=kind.value,o=outcome.value,"
+        "active=q||k||o,n=0;folds.forEach(function(d){d.style.display='';"
+        "if(active){d.open=false;}});"
         "rows.forEach(function(r){var show=r.textContent.toLowerCase().indexOf(q)>=0"
-        "&&(!o||r.dataset.outcome===o);r.style.display=show?'':'none';if(show)n++;});"
-        "count.textContent=' '+n+' of '+rows.length+' rows shown';}"
-        "box.addEventListener('input',apply);"
-        "document.querySelectorAll('input[name=fb-outcome]').forEach(function(b){"
-        "b.addEventListener('change',apply);});apply();})();</script></div>"
+        "&&(!k||r.dataset.kind===k)&&(!o||r.dataset.outcome===o);"
+        "r.style.display=show?'':'none';if(show){n++;if(active){"
+        "for(var e=r.parentElement;e;e=e.parentElement){if(e.tagName==='DETAILS')e.open=true;}}}});"
+        "if(active){folds.forEach(function(d){if(!d.open)d.style.display='none';});}"
+        "count.textContent=active?(n+' of '+rows.length+' rows match the filter'):"
+        "(rows.length+' rows, folded by paper and table');}"
+        "function reveal(){var id=decodeURIComponent(location.hash.slice(1));"
+        "var t=id&&document.getElementById(id);if(!t)return;"
+        "for(var e=t;e;e=e.parentElement){if(e.tagName==='DETAILS')e.open=true;}"
+        "t.scrollIntoView();t.style.outline='2px solid #1565c0';}"
+        "[box,kind,outcome].forEach(function(c){c.addEventListener('input',apply);"
+        "c.addEventListener('change',apply);});"
+        "window.addEventListener('hashchange',reveal);apply();reveal();})();</script></div>"
     )
 
 
@@ -657,15 +991,18 @@ def _same_value(a, b) -> bool:
 
 def compare_ledgers(old: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
     """The rows of two builds' ledgers that differ: a verdict (``outcome``) that changed,
-    a value of ours that changed with the same verdict, a row added or removed.
+    a row's kind that changed (``kind``; only when both ledgers have the column), a value
+    of ours that changed with the same verdict, a row added or removed.
 
     Rows are matched by :data:`ROW_KEY` (and their order among rows with the same key).
 
     Returns
     -------
     pandas.DataFrame
-        One row per difference: the key, ``change`` (``verdict``, ``value``, ``added``,
-        ``removed``), ``old_ours``, ``new_ours``, ``old_outcome``, ``new_outcome``.
+        One row per difference: the key, ``change`` (``verdict``, ``kind``, ``value``,
+        ``added``, ``removed``), ``old_kind``, ``new_kind``, ``old_ours``, ``new_ours``,
+        ``old_outcome``, ``new_outcome``. A ledger from before the kind column has
+        ``old_kind`` empty.
 
     Examples
     --------
@@ -678,11 +1015,14 @@ def compare_ledgers(old: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
     0        b  verdict     matches     differs
     """
     key = list(ROW_KEY)
+    with_kind = "kind" in old.columns and "kind" in new.columns
 
     def keyed(frame):
         frame = frame.astype(str).copy()
         frame["_nth"] = frame.groupby(key).cumcount()
-        return frame[[*key, "_nth", "ours", "outcome"]]
+        if "kind" not in frame.columns:
+            frame["kind"] = ""
+        return frame[[*key, "_nth", "kind", "ours", "outcome"]]
 
     both = keyed(old).merge(
         keyed(new), on=[*key, "_nth"], how="outer", suffixes=("_old", "_new"), indicator=True
@@ -696,16 +1036,21 @@ def compare_ledgers(old: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
         [_same_value(a, b) for a, b in zip(both["ours_old"], both["ours_new"], strict=True)],
         index=both.index,
     )
+    same_kind = (both["kind_old"] == both["kind_new"]) | (not with_kind)
+    change[matched & same_verdict & same_kind & ~same_value] = "value"
+    change[matched & ~same_kind] = "kind"
     change[matched & ~same_verdict] = "verdict"
-    change[matched & same_verdict & ~same_value] = "value"
     both["change"] = change
     out = both[both["change"] != ""].rename(
         columns={
+            "kind_old": "old_kind",
+            "kind_new": "new_kind",
             "ours_old": "old_ours",
             "ours_new": "new_ours",
             "outcome_old": "old_outcome",
             "outcome_new": "new_outcome",
         }
     )
-    columns = [*key, "change", "old_ours", "new_ours", "old_outcome", "new_outcome"]
+    columns = [*key, "change", "old_kind", "new_kind", "old_ours", "new_ours"]
+    columns += ["old_outcome", "new_outcome"]
     return out[columns].fillna("").reset_index(drop=True)

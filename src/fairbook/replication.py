@@ -63,6 +63,8 @@ from fairbook.formatting import significant
 __all__ = [
     "COLUMNS",
     "INFORMATIVE_WIDTH",
+    "KINDS",
+    "NOT_COMPARABLE_WHY",
     "OUTCOMES",
     "Bound",
     "Exact",
@@ -104,8 +106,52 @@ COLUMNS = ("quantity", "paper", "ours", "difference", "verdict", "note")
 #: printed value is non-zero (:attr:`Row.informative`).
 INFORMATIVE_WIDTH = 0.5
 
-#: The ledger's outcomes: passes and informative, passes but uninformative, fails, no verdict.
-OUTCOMES = ("matches", "uninformative", "differs", "no verdict")
+#: What kind of number a row's printed value is. Only a *result* — a number the paper's
+#: experiment produced — can replicate; the others are checks, tallied apart:
+#: *arithmetic* (computed from the paper's own printed inputs), *mathematics* (a formula,
+#: bound or theorem evaluated), *data fact* (a property of a public data set), *input* (a
+#: number the paper chose: a sample size, a hyperparameter, a worked example's input).
+KINDS = ("result", "arithmetic", "mathematics", "data fact", "input")
+
+#: Why a result is not compared, from a short list, so that a reader sees what more
+#: resources would buy: the data are public but not available offline here, the runs need
+#: GPU-days, the data are available only on request, the comparison was not attempted, or
+#: the recording that would judge it is stale (its code changed since).
+NOT_COMPARABLE_WHY = (
+    "data not offline",
+    "needs GPU-days",
+    "data on request",
+    "not attempted",
+    "stale recording",
+)
+
+#: The ledger's outcomes. For a *result*: passes and informative (``matches``), passes but
+#: says little (``uninformative``), fails (``differs``); on a stand-in for the paper's data
+#: or model, passes or fails its direction (``in kind``, ``not in kind``, never a match);
+#: not computed as the paper did (``not comparable``, with a reason from
+#: :data:`NOT_COMPARABLE_WHY`). For any other kind (:data:`KINDS`): ``check holds`` or
+#: ``check fails``. ``no verdict`` when a rule cannot judge (undefined on a side, one seed, a
+#: rule chosen to reproduce the finding).
+OUTCOMES = (
+    "matches",
+    "uninformative",
+    "differs",
+    "in kind",
+    "not in kind",
+    "not comparable",
+    "no verdict",
+    "check holds",
+    "check fails",
+)
+
+#: What the verdict of a passing result whose window says little adds.
+_UNINFORMATIVE = (
+    f"; uninformative (our window is missing, holds 0 or is wider than {INFORMATIVE_WIDTH:g} × "
+    "|paper|)"
+)
+
+#: The outcomes that judge a result against the paper's number.
+RESULT_OUTCOMES = ("matches", "uninformative", "differs")
 
 
 def _opposite(paper: float, ours: float) -> bool:
@@ -119,7 +165,7 @@ def _window_informative(paper: float, low: float, high: float) -> bool:
         return False
     if low <= 0 <= high:
         return False
-    return (high - low) <= INFORMATIVE_WIDTH * abs(paper) + 1e-12
+    return bool((high - low) <= INFORMATIVE_WIDTH * abs(paper) + 1e-12)  # a bool, not np.bool_
 
 
 def _number(value: float) -> str:
@@ -414,15 +460,28 @@ class SameSign:
         """The rule in full."""
         return (
             "same sign (only the direction; a printed ±0 has no sign: no verdict; "
-            "uninformative when our window holds 0)"
+            "uninformative without a window of ours, or when it holds 0 or is wider than "
+            f"{INFORMATIVE_WIDTH:g} × |paper|)"
         )
 
-    def informative(self, paper: float, ours: float, *, low=None, high=None, **_) -> bool | None:
-        """With a window of ours (``low``, ``high``: e.g. the seed spread), whether it
-        leaves the sign in no doubt (it does not contain 0); None without one."""
+    def informative(self, paper: float, ours: float, *, low=None, high=None, **_) -> bool:
+        """Whether our window (``low``, ``high``: e.g. the seed spread) leaves the sign in
+        no doubt *and* says something about the size: it excludes 0 and is at most
+        :data:`INFORMATIVE_WIDTH` × |paper| wide. Without a window a sign says little
+        (False): one number of ours could have fallen on either side.
+
+        Examples
+        --------
+        >>> SameSign().informative(0.2, 0.25, low=0.2, high=0.28)
+        True
+        >>> SameSign().informative(0.2, 0.25, low=0.05, high=0.4)
+        False
+        >>> SameSign().informative(0.2, 0.25)
+        False
+        """
         if low is None or high is None or math.isnan(low) or math.isnan(high):
-            return None
-        return not (low <= 0 <= high)
+            return False
+        return _window_informative(paper, low, high)
 
     def judge(self, paper: float, ours: float, **_) -> str:
         """``"yes"``, ``"no"``, ``"paper ±0"`` or ``"ours undefined"``."""
@@ -465,7 +524,23 @@ class Interval:
 
     decimals: int = 2
     what: str = "seeds"
+    significant: int | None = None
     name = "interval"
+
+    def half_unit_of(self, paper: float) -> float:
+        """The widening for `paper`: half a unit in its last printed place, or, for a value
+        printed in scientific notation (``significant`` digits), half a unit of its last
+        significant digit (a log-scale precision: 6e-7 stands for 5.5e-7 to 6.5e-7).
+
+        Examples
+        --------
+        >>> Interval(significant=1).half_unit_of(6e-7) == 0.5e-7
+        True
+        """
+        if self.significant is None or not paper or not math.isfinite(paper):
+            return self.half_unit
+        exponent = math.floor(math.log10(abs(paper)))
+        return 0.5 * 10.0 ** (exponent - self.significant + 1)
 
     @property
     def half_unit(self) -> float:
@@ -482,10 +557,16 @@ class Interval:
         interval (paper in our 95 % interval over seeds, widened by ±0.00005, half a unit at
         4 decimals; same sign as the median)
         """
+        if self.significant is not None:
+            widening = (
+                f"half a unit of the printed value's {self.significant} significant digit(s), "
+                "a log-scale precision for a value printed in scientific notation"
+            )
+        else:
+            widening = f"±{_number(self.half_unit)}, half a unit at {self.decimals} decimals"
         return (
-            f"interval (paper in our 95 % interval over {self.what}, widened by "
-            f"±{_number(self.half_unit)}, half a unit at {self.decimals} decimals; same sign "
-            "as the median)"
+            f"interval (paper in our 95 % interval over {self.what}, widened by {widening}; "
+            "same sign as the median)"
         )
 
     def informative(self, paper: float, ours: float, *, low=None, high=None, **_) -> bool | None:
@@ -493,7 +574,8 @@ class Interval:
         and does not contain 0 (None without an interval)."""
         if low is None or high is None or math.isnan(low) or math.isnan(high):
             return None
-        return _window_informative(paper, low - self.half_unit, high + self.half_unit)
+        half_unit = self.half_unit_of(paper)
+        return _window_informative(paper, low - half_unit, high + half_unit)
 
     def judge(self, paper: float, ours: float, *, low=None, high=None, n=None, **_) -> str:
         """``"in …"``, ``"outside …"``, ``"opposite sign …"``, ``"no interval (…)"`` or which
@@ -506,7 +588,7 @@ class Interval:
             return f"no interval{count}"
         if _opposite(paper, ours):
             return f"opposite sign (median {_short(ours)}, paper {_short(paper)})"
-        half_unit = self.half_unit
+        half_unit = self.half_unit_of(paper)
         inside = low - half_unit - 1e-12 <= paper <= high + half_unit + 1e-12
         shown = f"[{_short(low)}, {_short(high)}]"
         return f"{'in' if inside else 'outside'} 95 % interval {shown}{count}"
@@ -516,19 +598,39 @@ class Interval:
 class NotComparable:
     """Our number comes from a different experiment than the paper's: never a match.
 
+    Parameters
+    ----------
+    reason : str, default ""
+        What differs, in words.
+    why : str, keyword-only, default "not attempted"
+        What comparing would need, one of :data:`NOT_COMPARABLE_WHY` (the ledger's
+        ``reason`` column).
+
     Examples
     --------
-    >>> NotComparable("our FIT runs are on Digits-S, the paper's on CIFAR-10").judge(5e-4, 4.9e-4)
+    >>> rule = NotComparable("our FIT runs are on Digits-S, the paper's on CIFAR-10",
+    ...                      why="needs GPU-days")
+    >>> rule.judge(5e-4, 4.9e-4)
     'not comparable'
+    >>> NotComparable(why="too hard")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: why is one of ['data not offline', ..., 'stale recording'], not 'too hard'
     """
 
     reason: str = ""
+    why: str = "not attempted"
     name = "not comparable"
+
+    def __post_init__(self):
+        if self.why not in NOT_COMPARABLE_WHY:
+            raise ValueError(f"why is one of {list(NOT_COMPARABLE_WHY)}, not {self.why!r}")
 
     @property
     def text(self) -> str:
-        """The rule in full, with its reason."""
-        return f"not comparable ({self.reason})" if self.reason else "not comparable"
+        """The rule in full, with what comparing would need and the reason."""
+        detail = "; ".join(part for part in (self.why, self.reason) if part)
+        return f"not comparable ({detail})"
 
     def informative(self, paper: float, ours: float, **_) -> bool | None:
         """Never judged (None)."""
@@ -659,6 +761,15 @@ class Row:
         How many seeds or draws ``ours`` summarises.
     iqr : tuple of float, optional
         The interquartile range over seeds, shown in the note.
+    kind : str, keyword-only, default "result"
+        What kind of number the printed value is (:data:`KINDS`). Only a result can
+        replicate; any other kind is a check (outcome ``check holds`` or ``check fails``).
+    derived : str, keyword-only, default ""
+        Non-empty when the paper does not print this value: how it is derived from what
+        the paper prints (``"103/154 of Finding 2's counts"``).
+    stand_in : str, keyword-only, default ""
+        Non-empty when ours comes from a stand-in for the paper's data or model
+        (``"Adult for CASAS"``): a passing row agrees *in kind*, never matches.
 
     Examples
     --------
@@ -679,10 +790,20 @@ class Row:
     high: float | None = None
     n: int | None = None
     iqr: tuple | None = None
+    kind: str = "result"
+    derived: str = ""
+    stand_in: str = ""
 
     def __post_init__(self):
         if not isinstance(self.quantity, str) or not self.quantity:
             raise ValueError(f"a row's quantity is a non-empty string, not {self.quantity!r}")
+        if self.kind not in KINDS:
+            raise ValueError(
+                f"row {self.quantity!r}: kind is one of {list(KINDS)}, not {self.kind!r}"
+            )
+        for field_name in ("derived", "stand_in"):
+            if not isinstance(getattr(self, field_name), str):
+                raise ValueError(f"row {self.quantity!r}: {field_name} must be text")
         for field_name in ("paper", "ours"):
             value = getattr(self, field_name)
             try:
@@ -747,19 +868,37 @@ class Row:
 
     @property
     def verdict(self) -> str:
-        """The rules' verdicts, joined with ``"; "``, and ``"uninformative (…)"`` for a
-        passing row whose window says little (:attr:`informative`)."""
+        """The rules' verdicts, joined with ``"; "``: prefixed ``"<kind> check: "`` for a row
+        that is not a result and ``"on a stand-in: "`` for a stand-in, and followed by
+        ``"uninformative (…)"`` for a passing result whose window says little
+        (:attr:`informative`).
+
+        Examples
+        --------
+        >>> Row("OFI", -0.06, -0.0556, kind="arithmetic").verdict
+        'arithmetic check: matches'
+        """
         text = "; ".join(self.verdicts)
+        if self.kind != "result":
+            return f"{self.kind} check: {text}"
+        if self.stand_in:
+            text = f"on a stand-in ({self.stand_in}): {text}"
         if self.informative is False:
-            text += (
-                f"; uninformative (window wider than {INFORMATIVE_WIDTH:g} × |paper| or holding 0)"
-            )
+            text += _UNINFORMATIVE
         return text
 
     @property
     def passed(self) -> bool | None:
-        """True when every rule passes, False when one fails, None when none can judge."""
-        results = [passes(v) for v in self.verdicts]
+        """True when every rule passes, False when one fails, None when none can judge.
+
+        For a row that is not a result, a :class:`ReadingCheck` is judged by its inner
+        rule: a check of our reading is what such a row is."""
+        if self.kind != "result":
+            rules = [r.rule if isinstance(r, ReadingCheck) else r for r in self.rules]
+            kwargs = {"low": self.low, "high": self.high, "n": self.n}
+            results = [passes(r.judge(self.paper, self.ours, **kwargs)) for r in rules]
+        else:
+            results = [passes(v) for v in self.verdicts]
         if any(r is False for r in results):
             return False
         if any(r is None for r in results):
@@ -808,22 +947,51 @@ class Row:
         >>> Row("ACC", 0.70, 0.69, rule=Interval(), low=0.66, high=0.72, n=10).informative
         True
         """
-        if self.passed is not True:
+        if self.passed is not True or self.kind != "result":
             return None
         verdicts = [
             r.informative(self.paper, self.ours, low=self.low, high=self.high, n=self.n)
             for r in self.rules
         ]
-        return not any(v is False for v in verdicts)
+        return not any(v is not None and not v for v in verdicts)
+
+    @property
+    def not_comparable_why(self) -> str:
+        """What comparing would need (:data:`NOT_COMPARABLE_WHY`) for a row judged
+        :class:`NotComparable`, else ``""``."""
+        for rule in self.rules:
+            if isinstance(rule, NotComparable):
+                return rule.why
+        return ""
 
     @property
     def outcome(self) -> str:
-        """One of :data:`OUTCOMES`: ``"matches"`` (passes, informative),
-        ``"uninformative"`` (passes, but see :attr:`informative`), ``"differs"``,
-        ``"no verdict"``."""
-        if self.passed is None:
+        """One of :data:`OUTCOMES`.
+
+        A result: ``"not comparable"`` under a :class:`NotComparable` rule; ``"no verdict"``
+        when a rule cannot judge; on a stand-in, ``"in kind"`` or ``"not in kind"``;
+        otherwise ``"matches"`` (passes, informative), ``"uninformative"`` (passes, see
+        :attr:`informative`) or ``"differs"``. Any other kind: ``"check holds"``,
+        ``"check fails"`` or ``"no verdict"``.
+
+        Examples
+        --------
+        >>> Row("n", 6172, 6172, rule=Exact(), kind="data fact").outcome
+        'check holds'
+        >>> Row("gap", 0.2, 0.25, rule=SameSign(), low=0.21, high=0.29, n=10,
+        ...     stand_in="Adult for CASAS").outcome
+        'in kind'
+        """
+        if self.kind == "result" and self.not_comparable_why:
+            return "not comparable"
+        passed = self.passed
+        if passed is None:
             return "no verdict"
-        if self.passed is False:
+        if self.kind != "result":
+            return "check holds" if passed else "check fails"
+        if self.stand_in:
+            return "in kind" if passed else "not in kind"
+        if passed is False:
             return "differs"
         return "matches" if self.informative else "uninformative"
 
@@ -951,7 +1119,9 @@ def by_budget(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
 
 
 #: The rule every row of a stale recording gets: its numbers are shown for context only.
-STALE = NotComparable("STALE recording: the code it depends on changed since it was made")
+STALE = NotComparable(
+    "STALE recording: the code it depends on changed since it was made", why="stale recording"
+)
 
 
 def at_recorded_budget(table: pd.DataFrame, *, note: str, stale: bool) -> pd.DataFrame:

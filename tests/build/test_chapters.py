@@ -453,6 +453,16 @@ def test_the_build_writes_the_ledger_of_the_executed_chapters(tmp_path: Path) ->
     assert chapters.write_book_ledger(paths) == 1
     assert "OFI (A)" in (paths.html / "ledger.csv").read_text()
     assert '"outcome":"matches"' in (paths.html / "ledger.json").read_text()
+    # the page's fragments: the headline (also on the introduction) first, rows folded
+    folder = tmp_path / "fragments"
+    chapters.write_ledger_fragments(paths.executed, folder)
+    assert [p.name for p in sorted(folder.iterdir())] == sorted(chapters.LEDGER_FRAGMENTS)
+    headline = (folder / "_ledger_headline.html").read_text()
+    assert "<th>Briscoe 2024</th>" in headline and "<th>all papers</th>" in headline
+    rows = (folder / "_ledger_rows.html").read_text()
+    assert 'id="r-seed-003-table-3-1-ofi-a-fast"' in rows and "<details" in rows
+    accounting = (folder / "_ledger_accounting.html").read_text()
+    assert "Table 3.1" in accounting
 
 
 def test_a_worker_process_that_dies_is_a_failed_chapter(book: Path) -> None:

@@ -72,7 +72,11 @@ def test_page_weight_counts_the_page_and_the_files_it_names(tmp_path: Path):
 def test_judge_applies_the_limits_and_the_chapter_rules():
     fine = {"height_px": 15_000, "key_results_top_px": 900, "truncated_cells": 0}
     assert readability.judge("notebooks/01_a", fine) == []
-    assert readability.judge("book/ledger", {**fine, "height_px": 90_000}) == []
+    assert readability.judge("book/glossary", {**fine, "height_px": 90_000}) == []
+    # the ledger page is held to 30,000 px with its sections folded, nothing cut (issue 46)
+    assert readability.judge("book/ledger", {**fine, "height_px": 29_000}) == []
+    tall = readability.judge("book/ledger", {**fine, "height_px": 90_000, "overflow_tables": 1})
+    assert len(tall) == 2 and "at most 30000" in tall[0] and "cut" in tall[1]
     problems = readability.judge(
         "notebooks/01_a",
         {"height_px": 25_000, "key_results_top_px": None, "truncated_cells": 3},

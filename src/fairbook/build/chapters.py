@@ -788,8 +788,10 @@ def _stamp_footer(config_path: Path) -> None:
 #: course plan's time table reads them.
 REFERENCE_TIMINGS = Path("tests") / "notebooks" / "reference" / "timings-fast.json"
 
-#: The files the ledger page (book/ledger.md) includes with ``{raw} html :file:``.
+#: The files the ledger page (book/ledger.md) and the introduction include with
+#: ``{raw} html :file:``.
 LEDGER_FRAGMENTS = (
+    "_ledger_headline.html",
     "_ledger_tallies.html",
     "_ledger_tables.html",
     "_ledger_accounting.html",
@@ -797,12 +799,47 @@ LEDGER_FRAGMENTS = (
 )
 
 
+def _compact_html(frame) -> str:
+    """A tally table as HTML without its all-zero columns, in a box that scrolls sideways
+    on a narrow screen rather than spilling out of the page's column."""
+    keep = [c for c in frame.columns if not (frame[c].fillna(0) == 0).all()]
+    body = frame[keep].to_html(classes="dataframe", na_rep="")
+    return f'<div style="overflow-x:auto;font-size:0.85em">{body}</div>'
+
+
+def _without_rows_html() -> str:
+    """The printed numbers that have no ledger row, each with the reason
+    (:data:`fairbook.papers.printed.WITHOUT_ROWS`)."""
+    import html
+
+    from fairbook.papers.names import paper_name
+    from fairbook.papers.printed import WITHOUT_ROWS
+
+    if not WITHOUT_ROWS:
+        return "<p>Every printed number of the replicated tables has its row.</p>"
+    items = "".join(
+        f"<li><strong>{html.escape(paper_name(paper))} {html.escape(where)}</strong> "
+        f"({count} number{'' if count == 1 else 's'}): {html.escape(reason)}</li>"
+        for (paper, where), (count, reason) in WITHOUT_ROWS.items()
+    )
+    return f"<p>Printed numbers without a row, and why:</p><ul>{items}</ul>"
+
+
 def write_ledger_fragments(executed: str | os.PathLike[str], folder: str | os.PathLike[str]):
-    """Write the ledger page's four HTML fragments from the executed chapters' rows:
-    tallies per paper, tallies per paper table, each replicated table's printed numbers
-    against its rows (:func:`fairbook.ledger.table_accounting`), and every row with a
-    filter."""
-    from fairbook.ledger import ledger_frame, ledger_html, read_executed, table_accounting, tallies
+    """Write the ledger page's HTML fragments from the executed chapters' rows: the
+    headline (:func:`fairbook.ledger.headline`, also on the introduction), tallies per
+    paper and per paper table, each replicated table's printed numbers against its rows
+    (:func:`fairbook.ledger.table_accounting`) with the printed numbers that have no row,
+    and every row, folded by paper and table, with a filter."""
+    from fairbook.ledger import (
+        budget_label,
+        headline_html,
+        ledger_frame,
+        ledger_html,
+        read_executed,
+        table_accounting,
+        tallies,
+    )
 
     executed = Path(executed)
     ledger = read_executed(executed) if executed.is_dir() else ledger_frame([])
@@ -816,14 +853,16 @@ def write_ledger_fragments(executed: str | os.PathLike[str], folder: str | os.Pa
         empty = "<p><em>No executed chapter carries ledger rows in this build.</em></p>"
         parts = (empty,) * len(LEDGER_FRAGMENTS)
     else:
-        by_paper = tallies(ledger, by=("paper", "budget"))
-        by_table = tallies(ledger, by=("paper", "source", "budget"))
+        shown = ledger.assign(budget=ledger["budget"].map(budget_label))
+        by_paper = tallies(shown, by=("paper", "budget"))
+        by_table = tallies(shown, by=("paper", "source", "budget"))
         accounting = table_accounting(ledger)
         accounting["accounted"] = accounting["accounted"].map({True: "yes", False: "no"})
         parts = (
-            by_paper.to_html(classes="dataframe") + note,
-            by_table.to_html(classes="dataframe"),
-            accounting.to_html(classes="dataframe"),
+            headline_html(ledger),
+            _compact_html(by_paper) + note,
+            _compact_html(by_table),
+            _compact_html(accounting) + _without_rows_html(),
             ledger_html(ledger, chapter_url="../notebooks/{chapter}.html"),
         )
     for name, text in zip(LEDGER_FRAGMENTS, parts, strict=True):

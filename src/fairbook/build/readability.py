@@ -55,6 +55,7 @@ __all__ = [
     "CHAPTER_HEIGHT_LIMITS",
     "CHAPTER_HEIGHT_PX",
     "EXEMPT",
+    "PAGE_HEIGHT_LIMITS",
     "KEY_RESULTS_WITHIN_PX",
     "LIMITS",
     "NARROW_WIDTH_PX",
@@ -69,6 +70,9 @@ __all__ = [
 CHAPTER_HEIGHT_PX = 20_000
 #: Chapters held to a shorter page (issue 45: chapter 03 reads in one sitting).
 CHAPTER_HEIGHT_LIMITS = {"notebooks/03_small_groups": 12_000}
+#: Other pages held to a height (folds closed, 1400 px wide), and what is cut there: the
+#: ledger page folds its 1,000-odd rows by paper and table (issue 46).
+PAGE_HEIGHT_LIMITS = {"book/ledger": 30_000}
 #: The phone's width: no page is wider (its wide tables scroll in their own box).
 NARROW_WIDTH_PX = 400
 #: A chapter's Key results start within the first two 900-px screens.
@@ -326,8 +330,8 @@ def page_weight_kb(page: str | Path) -> tuple[int, bool, bool]:
 
 #: Limits a page is not held to, with the reason. The ledger page lists every row's rule,
 #: verdict and note as the replication module words them (tolerances such as ±0.00005, and
-#: ours at the paper's digits plus one): it is the audit trail, not a reader's table; its
-#: readable rework (sections, kinds, a headline) is issue 46's.
+#: ours at the paper's digits plus one): it is the audit trail, folded by paper and table
+#: below its headline, not a reader's table.
 EXEMPT = {"book/ledger": ("long_decimals",)}
 
 
@@ -346,6 +350,15 @@ def judge(doc: str, metrics: dict) -> list[str]:
             f"readability: the page is {sideways} px wider than a {NARROW_WIDTH_PX}-px phone "
             "(wide content scrolls in its own box)"
         )
+    if doc in PAGE_HEIGHT_LIMITS:
+        height, limit = metrics.get("height_px"), PAGE_HEIGHT_LIMITS[doc]
+        if height is not None and height > limit:
+            problems.append(f"readability: page is {height} px tall at 1400 px (at most {limit})")
+        if metrics.get("overflow_tables"):
+            problems.append(
+                f"readability: {metrics['overflow_tables']} table(s) wider than the page at "
+                "1400 px and not in a scroll box (their right columns are cut)"
+            )
     if doc.startswith("notebooks/"):
         if metrics.get("seed_names_open"):
             problems.append(

@@ -21,7 +21,7 @@ Examples
 
 from __future__ import annotations
 
-__all__ = ["TABLES", "printed_count", "table_of"]
+__all__ = ["TABLES", "WITHOUT_ROWS", "printed_count", "table_of"]
 
 import re
 
@@ -73,6 +73,12 @@ TABLES: dict[tuple[str, str], tuple[tuple[str, int, int], ...]] = {
     ),
     ("seed 004", "Table 4"): (("27 techniques × MaxDiff, STDEV (overall, per class)", 27, 4),),
 }
+
+#: Printed numbers that have no ledger row, each with the reason, listed on the ledger
+#: page so that a reader sees every printed table and number accounted for:
+#: (paper, where) → (how many numbers, why none is judged). Add an entry only with the
+#: reason; a table with rows belongs in :data:`TABLES`.
+WITHOUT_ROWS: dict[tuple[str, str], tuple[int, str]] = {}
 
 _TABLE = re.compile(r"^(Tables? \d+(?:\.\d+)?(?:-\d+)?)\b")
 

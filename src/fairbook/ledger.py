@@ -140,7 +140,7 @@ def _record(row: Row, *, chapter: str, budget: str) -> dict:
         "rule": row.rule_text,
         "verdict": row.verdict,
         "outcome": row.outcome,
-        "reason": row.not_comparable_why,
+        "reason": row.not_comparable_why if row.kind == "result" else "",
         "note": note,
         "chapter": chapter,
         "budget": budget,
@@ -171,21 +171,7 @@ def ledger_frame(records: Iterable[Mapping]) -> pd.DataFrame:
 
 #: The tallies' columns after ``rows``: results judged against the paper's number, each
 #: outcome, and the checks apart.
-TALLY_COLUMNS = (
-    "rows",
-    "results",
-    "judged",
-    "matches",
-    "uninformative",
-    "differs",
-    "in kind",
-    "not in kind",
-    "not comparable",
-    "no verdict",
-    "checks",
-    "check holds",
-    "check fails",
-)
+TALLY_COLUMNS = ("rows", "results", "judged", *OUTCOMES[:7], "checks", *OUTCOMES[7:])
 
 
 def tallies(ledger: pd.DataFrame, *, by=("paper",)) -> pd.DataFrame:
@@ -488,7 +474,8 @@ def _headline_counts(rows: pd.DataFrame) -> dict:
 
 
 def headline_html(ledger: pd.DataFrame) -> str:
-    """The headline (:func:`headline`) as an HTML table with a sentence of explanation.
+    """The headline (:func:`headline`) as an HTML table: one column per paper and one row
+    per outcome (narrow enough for the book's column), results above, checks below.
 
     Examples
     --------
@@ -500,18 +487,17 @@ def headline_html(ledger: pd.DataFrame) -> str:
         return (
             "<p><em>No executed chapter carries ledger rows in this build.</em></p><table></table>"
         )
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in ["paper", *table.columns])
-    body = "".join(
-        "<tr>"
-        + f"<th>{html.escape(str(paper))}</th>"
-        + "".join(f"<td>{int(v)}</td>" for v in values)
-        + "</tr>"
-        for paper, values in table.iterrows()
-    )
+    head = "".join(f"<th>{html.escape(str(p))}</th>" for p in ["", *table.index])
+    body = []
+    for measure in table.columns:
+        strong = measure in ("results", "matches", "checks")
+        label = f"<strong>{html.escape(measure)}</strong>" if strong else html.escape(measure)
+        cells = "".join(f"<td>{int(v)}</td>" for v in table[measure])
+        body.append(f"<tr><th>{label}</th>{cells}</tr>")
     return (
         '<div class="fairbook-headline" style="overflow-x:auto">'
-        f'<table class="dataframe"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
-        "</div>"
+        f'<table class="dataframe"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>"
     )
 
 
@@ -857,9 +843,10 @@ def ledger_html(ledger: pd.DataFrame, *, chapter_url: str = "{chapter}.html") ->
                 f'<ul style="font-size:0.85em">{rules}</ul>{_table_html(rendered)}</details>'
             )
         record = of_record(part)
+        code = f" ({html.escape(paper)})" if paper_name(paper) != paper else ""
         sections.append(
             f'<details class="fb-ledger-paper" id="p-{_slug(paper)}">'
-            f"<summary><strong>{html.escape(paper_name(paper))}</strong> ({html.escape(paper)})"
+            f"<summary><strong>{html.escape(paper_name(paper))}</strong>{code}"
             f" — each printed number once: {html.escape(_said(record))}</summary>"
             f'<div style="margin-left:1em">{"".join(tables)}</div></details>'
         )

@@ -867,6 +867,14 @@ class Row:
         )
 
     @property
+    def _check_verdicts(self) -> tuple[str, ...]:
+        """A check's verdicts: a :class:`ReadingCheck` judged by its inner rule (a check of
+        our reading is what such a row is)."""
+        rules = [r.rule if isinstance(r, ReadingCheck) else r for r in self.rules]
+        kwargs = {"low": self.low, "high": self.high, "n": self.n}
+        return tuple(r.judge(self.paper, self.ours, **kwargs) for r in rules)
+
+    @property
     def verdict(self) -> str:
         """The rules' verdicts, joined with ``"; "``: prefixed ``"<kind> check: "`` for a row
         that is not a result and ``"on a stand-in: "`` for a stand-in, and followed by
@@ -878,10 +886,10 @@ class Row:
         >>> Row("OFI", -0.06, -0.0556, kind="arithmetic").verdict
         'arithmetic check: matches'
         """
-        text = "; ".join(self.verdicts)
         if self.kind != "result":
-            return f"{self.kind} check: {text}"
-        if self.stand_in:
+            return f"{self.kind} check: {'; '.join(self._check_verdicts)}"
+        text = "; ".join(self.verdicts)
+        if self.stand_in and not self.not_comparable_why:
             text = f"on a stand-in ({self.stand_in}): {text}"
         if self.informative is False:
             text += _UNINFORMATIVE
@@ -894,9 +902,7 @@ class Row:
         For a row that is not a result, a :class:`ReadingCheck` is judged by its inner
         rule: a check of our reading is what such a row is."""
         if self.kind != "result":
-            rules = [r.rule if isinstance(r, ReadingCheck) else r for r in self.rules]
-            kwargs = {"low": self.low, "high": self.high, "n": self.n}
-            results = [passes(r.judge(self.paper, self.ours, **kwargs)) for r in rules]
+            results = [passes(v) for v in self._check_verdicts]
         else:
             results = [passes(v) for v in self.verdicts]
         if any(r is False for r in results):

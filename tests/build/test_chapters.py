@@ -459,6 +459,7 @@ def test_the_build_writes_the_ledger_of_the_executed_chapters(tmp_path: Path) ->
     assert [p.name for p in sorted(folder.iterdir())] == sorted(chapters.LEDGER_FRAGMENTS)
     headline = (folder / "_ledger_headline.html").read_text()
     assert "<th>Briscoe 2024</th>" in headline and "<th>all papers</th>" in headline
+    assert "<strong>results</strong>" in headline
     rows = (folder / "_ledger_rows.html").read_text()
     assert 'id="r-seed-003-table-3-1-ofi-a-fast"' in rows and "<details" in rows
     accounting = (folder / "_ledger_accounting.html").read_text()

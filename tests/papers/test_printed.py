@@ -37,6 +37,11 @@ _FROM_VALUES = {
     ("seed 000", "Table 5"): lambda: (
         _leaves(seed000.TABLE_5_GROUPS) + _leaves(seed000.TABLE_5_RATIOS)
     ),
+    ("seed 000", "Table 6"): lambda: (
+        _leaves(addenda.SEED000_TABLE_6_PRINTED_N)
+        + _leaves(addenda.SEED000_TABLE_6_PERCENT)
+        + sum(len(v) - 1 for v in seed000.TABLE_6.values())
+    ),
     ("seed 000", "Table 7"): lambda: (
         _leaves(seed000.TABLE_7) + len(seed000.TABLE_7) * _leaves(seed000.TABLE_7_SAMPLE_SIZES)
     ),
@@ -48,7 +53,6 @@ _FROM_VALUES = {
     ),
     ("seed 003", "Table 3.4"): lambda: _leaves(seed003.TABLE_3_4),
     ("seed 003", "Table 3.5"): lambda: _leaves(seed003.TABLE_3_5),
-    ("seed 003", "Table 4.1"): lambda: len(seed003.TABLE_4_1),
     ("seed 003", "Table 5.2"): lambda: (
         _leaves(seed003.TABLE_5_2_CHAOS) + _leaves(addenda.SEED003_TABLE_5_2_MICROCLIMATE)
     ),
@@ -57,6 +61,7 @@ _FROM_VALUES = {
         + _leaves(addenda.SEED004_TABLE_3_TOTALS)
         + _leaves(seed004.TABLE_3_METRICS)
     ),
+    ("seed 004", "Table 2"): lambda: _leaves(seed004.TABLE_2),
     ("seed 004", "Table 4"): lambda: _leaves(seed004.TABLE_4_DI_BAR),
 }
 

@@ -12,6 +12,8 @@ Examples
 
 __all__ = [
     "SEED000_TABLE_4_PERCENT",
+    "SEED000_TABLE_6_PERCENT",
+    "SEED000_TABLE_6_PRINTED_N",
     "SEED003_TABLE_3_1_COLUMNS",
     "SEED003_TABLE_3_3_THRESHOLDS",
     "SEED003_TABLE_5_2_MICROCLIMATE",
@@ -23,6 +25,14 @@ SEED000_TABLE_4_PERCENT = {
     "COMPAS": {"B": (48, 52), "W": (61, 39), "F": (65, 35), "M": (52, 48)},
     "Adult": {"B": (87, 13), "W": (74, 26), "F": (89, 11), "M": (69, 31)},
 }
+
+#: Seed 000 Table 6: the sample counts exactly as printed. Female, Y = 0 is printed "2666",
+#: a typo for 266 (Table 7's 639 Female videos less the 373 with Y = 1), which is what
+#: :data:`fairbook.papers.seed000.TABLE_6` holds; the ledger judges the printed value.
+SEED000_TABLE_6_PRINTED_N = {("M", 0): 140, ("M", 1): 182, ("F", 0): 2666, ("F", 1): 373}
+
+#: Seed 000 Table 6: the "(0%)" printed beside each sample count.
+SEED000_TABLE_6_PERCENT = {("M", 0): 0.0, ("M", 1): 0.0, ("F", 0): 0.0, ("F", 1): 0.0}
 
 #: Seed 003 Table 5.2, the microclimate columns (weather data that is not public): skill
 #: scores at the quartiles and the percent of forecasts PTN outperforms.

@@ -46,7 +46,7 @@ def test_findings_from_the_tables_and_a_replication_line(fake_scores):
         assert "e-0" not in sentence and "np." not in sentence
         assert "replicat" not in sentence.lower()
     # the tally is the computed replication line below the findings, linking the ledger
-    assert results.replication.startswith("Beside the paper (fast profile): of ")
+    assert results.replication.startswith("Beside the paper (fast profile): Briscoe 2024 — of ")
     assert "Briscoe 2024" in results.replication  # the paper by author and year
     assert "{doc}`the replication ledger <../book/ledger>`" in results.replication
     assert "seed 003" not in results.replication

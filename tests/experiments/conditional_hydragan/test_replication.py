@@ -43,10 +43,10 @@ def test_table_3_5_beside_paper_and_replication(small_run):
     t35 = hc.table_3_5(result)
     rep = hc.table_3_5_replication(t35)
     # by construction (the conditional) or from np.eye (our reading): checks, not matches
-    assert set(rep["verdict"]) == {"check of our reading: matches"} and len(rep) == 9
+    assert set(rep["verdict"]) == {"mathematics check: matches"} and len(rep) == 9
     rows = rep.attrs["rows"]
     assert {r.source for r in rows} == {"seed 003 Table 3.5"}
-    assert all(r.passed is None and r.outcome == "no verdict" for r in rows)
+    assert all(r.kind == "mathematics" and r.outcome == "check holds" for r in rows)
     assert {r.rule.rule for r in rows} == {
         Rounding(decimals=3),
         Rounding(decimals=0),
@@ -75,7 +75,8 @@ def test_table_3_4_ledger_rows_judge_the_sign_and_name_the_spread(fake_scores):
     assert di_male.verdicts[0] == beside.loc[("DI", "Male"), ("verdict", "same sign")] == "yes"
     assert di_male.passed is True and "reading 'cells'" in di_male.note
     ofi_female = rows["OFI, Female: improvement"]  # the paper printed -0.000
-    assert ofi_female.verdict == "paper ±0" and ofi_female.passed is None
+    assert ofi_female.verdict == "on a stand-in (Adult for CASAS): paper ±0"
+    assert ofi_female.passed is None and ofi_female.outcome == "no verdict"
     assert rows["DI, Male: real"].verdict == "not comparable"
 
 
@@ -144,7 +145,9 @@ def test_a_stale_recording_is_never_judged(small_run):
     _, _, result = small_run
     recorded = hc.recorded_replications(_recording(result, stale=True))
     for table in recorded.values():
-        assert set(table["verdict"]) <= {"not comparable"}
+        verdicts = {v.split(": ", 1)[-1] for v in table["verdict"]}
+        assert verdicts <= {"not comparable"}
+        assert all(r.outcome in ("not comparable", "no verdict") for r in table.attrs["rows"])
 
 
 def test_nothing_recorded_leaves_the_recorded_columns_empty(small_run):
@@ -170,7 +173,7 @@ def test_replication_columns_print_in_fixed_point():
     assert not SCIENTIFIC.search(rep.to_string())
     assert rep["ours"].tolist()[:2] == [0.0, 99.99]
     assert rep.attrs["rows"][0].ours == 3.3e-05  # the ledger keeps every digit
-    assert set(rep["verdict"]) == {"check of our reading: matches"}
+    assert set(rep["verdict"]) == {"mathematics check: matches"}
     empty = Recording("07_conditional_hydragan", "seeds", pd.DataFrame(), expected=10)
     beside = hc.beside_recorded({}, {"Table 3.5 (data-independent)": rep}, recording=empty)
     ours = beside["this build (fast): ours"]

@@ -160,8 +160,9 @@ def test_the_replication_line_is_the_ledgers_and_no_finding_counts_numbers():
         [table], chapter="06_fit_variance", budget="full"
     )
     line = results.replication
-    assert "(full profile)" in line and "Qian et al. 2021" in line and " 4 numbers" in line
-    assert "2 agree" in line and "1 differs" in line and "1 has no verdict" in line
+    assert "(full profile)" in line and "Qian et al. 2021 — of 4 results" in line
+    assert "2 match the paper informatively" in line and "1 differs" in line
+    assert "1 is not compared (not attempted: 1)" in line
     assert "{doc}`the replication ledger" in line
     for finding in results.findings:
         assert "replicat" not in finding.lower() and "seed 004" not in finding

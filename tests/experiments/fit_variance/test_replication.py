@@ -13,22 +13,21 @@ def test_table_3_replicates_through_bias_report():
     # every printed number: 8 input counts (listed, not judged), 9 totals (sums of the
     # printed input: a check of our reading) and the 7 metrics (replicated)
     assert len(table) == 8 + 9 + 7
-    assert set(table["verdict"]) == {
-        "matches",
-        "not comparable",
-        "check of our reading: matches",
-    }
+    # a running example: inputs, and arithmetic on them (checks, never replications)
+    assert set(table["verdict"]) == {"input check: matches", "arithmetic check: matches"}
+    assert {r.kind for r in table.attrs["rows"][:8]} == {"input"}
+    assert {r.outcome for r in table.attrs["rows"]} == {"check holds"}
     metrics = table.iloc[-7:]
-    assert set(metrics["verdict"]) == {"matches"}
+    assert set(metrics["verdict"]) == {"arithmetic check: matches"}
     assert list(metrics["paper"]) == list(seed004.TABLE_3_METRICS.values())
 
 
 def test_survey_reproduces_findings_5_6():
     survey = fv.load_survey()
     table = fv.survey_replication(survey).set_index("quantity")
-    # Finding 5 holds by construction (the year rule was chosen to reproduce it)
-    assert (table.iloc[:3]["verdict"] == "check of our reading: matches").all()
-    assert set(table.iloc[3:]["verdict"]) == {"matches"}
+    # a recount of the survey the paper prints: arithmetic on its inputs (Finding 5 holds by
+    # construction: the year rule was chosen to reproduce it), a check, not a replication
+    assert set(table["verdict"]) == {"arithmetic check: matches"}
 
 
 def test_replication_tables_on_a_known_study(synthetic_study):
@@ -40,8 +39,9 @@ def test_replication_tables_on_a_known_study(synthetic_study):
     f2 = fv.finding_2_replication(study)
     assert f2.loc[0, "ours"] == 0.0
     # the paper says ranges overlap in some experiments; here they never do
-    assert f2.loc[0, "verdict"].startswith("'some' (> 0 %) fails")
+    assert f2.loc[0, "verdict"].startswith(f"on a stand-in ({fv.replication.STAND_IN}): 'some'")
     assert f2.attrs["rows"][0].passed is False
+    assert f2.attrs["rows"][0].outcome == "not in kind"
     f34 = fv.finding_3_4_replication(study)
     assert f34.loc[1, "ours"] == pytest.approx(50.0)  # 7 of 14 experiments reduce bias
     example = fv.finding_2_example(study, task="t", technique="penalty")
@@ -54,7 +54,7 @@ def test_rows_are_typed_and_name_their_source(synthetic_study):
     study = synthetic_study
     tables = {
         "Table 3": fv.table_3_replication(),
-        "Finding 1": fv.finding_1_replication(study),
+        "Table 2": fv.table_2_replication(study),
         "Finding 2": fv.finding_2_replication(study),
         "Findings 3-4": fv.finding_3_4_replication(study),
         "Findings 5-6": fv.survey_replication(fv.load_survey()),
@@ -73,9 +73,25 @@ def test_table_4_rows_for_the_analogues_present(synthetic_study):
     # every printed number: 27 techniques × four statistics; ours for the two present
     assert len(table) == 27 * 4
     assert {row.source for row in table.attrs["rows"]} == {"seed 004 Table 4"}
-    assert table.loc[0, "quantity"].startswith("S-Base ≈ Digits-S (CNN) base")
-    assert table["quantity"].str.contains("≈").sum() == 8
-    assert (table.loc[~table["quantity"].str.contains("≈"), "verdict"] == "not comparable").all()
+    # quantities are named as the paper names them at every budget; ours say which analogue
+    assert table.loc[0, "quantity"] == "S-Base: DI_BAR overall MaxDiff (pp)"
+    assert "ours: Digits-S (CNN) base" in table.loc[0, "note"]
+    assert table["ours"].notna().sum() == 8
+    assert (table["verdict"] == "not comparable").all()
+    why = {r.not_comparable_why for r in table.attrs["rows"]}
+    assert why == {"needs GPU-days", "not attempted"}
+
+
+def test_table_2_has_every_printed_number_once(synthetic_study):
+    from fairbook.papers.printed import printed_count
+
+    table = fv.table_2_replication(synthetic_study)
+    assert len(table) == printed_count("seed 004", "Table 2") == 112
+    assert table["quantity"].is_unique
+    # "<0.1" is a bound, held as 0.1 and said so
+    c_base = table.set_index("quantity").loc["C-Base: DP overall MaxDiff (pp)"]
+    assert c_base["paper"] == 0.1 and "<0.1" in c_base["note"]
+    assert {r.outcome for r in table.attrs["rows"]} == {"not comparable"}
 
 
 # ------------------------------------------------------ the study's rows at two budgets
@@ -121,7 +137,7 @@ def _build(study):
     """The study tables that the synthetic study can make (it has no Digits-S runs, so
     no Finding 2 example, and no Table 4 analogue)."""
     return {
-        "Finding 1": fv.finding_1_replication(study),
+        "Table 2": fv.table_2_replication(study),
         "Table 4": fv.table_4_replication(study),
         "Finding 2": fv.finding_2_replication(study),
         "Findings 3-4": fv.finding_3_4_replication(study),
@@ -176,3 +192,13 @@ def test_only_configurations_with_every_run_recorded_are_judged(synthetic_study)
 
     empty = Recording("06_fit_variance", "study", pd.DataFrame(), [], "now", expected=100)
     assert fv.recorded_replications(empty, _config()) == {}
+
+
+def test_table_2_beside_paper_keeps_the_papers_layout(synthetic_study):
+    table = fv.table_2_beside_paper(fv.table_2_replication(synthetic_study))
+    assert table.shape == (16, 7)
+    assert list(table.columns) == list(seed004.TABLE_2_METRICS)
+    # as printed, one decimal; "<0.1" as printed; "–" where no analogue runs
+    assert table.loc[("A-L2", "overall", "MaxDiff"), "DP"].startswith("12.6 · ")
+    assert table.loc[("C-Base", "overall", "MaxDiff"), "DP"] == "<0.1 · –"
+    assert table.loc[("S-GR", "overall", "STDEV"), "EOTP"].startswith("2.0 · ")

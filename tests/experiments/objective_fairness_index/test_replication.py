@@ -12,16 +12,23 @@ from fairbook.replication import Rounding
 
 def test_tables_3_1_and_3_3_replicate():
     t31, t33 = ofi.table_3_1_replication(), ofi.table_3_3_replication()
-    assert set(t31.verdict) == {"matches", "both undefined", "not comparable"}
-    assert set(t33.verdict) == {"matches", "not comparable"}
+    assert set(t31.verdict) == {
+        "arithmetic check: matches",
+        "arithmetic check: both undefined",
+        "input check: matches",
+    }
+    assert set(t33.verdict) == {"arithmetic check: matches", "input check: matches"}
+    # worked examples: inputs and arithmetic on them are checks, never replications
+    outcomes = {r.outcome for t in (t31, t33) for r in t.attrs["rows"]}
+    assert outcomes == {"check holds", "no verdict"}
     # every printed number once (seed 003 Table 3.1: 6 group rows × 8 columns + OFI and DI
     # of 3 scenarios; Table 3.3: 16 counts, 6 scores, 3 thresholds)
     assert (len(t31), len(t33)) == (54, 25)
-    # the inputs of the worked examples are listed, never judged
+    # the inputs of the worked examples are listed as inputs, as printed
     inputs = t31[t31["quantity"].str.match(r"^(TP|FN|FP|TN),")]
-    assert len(inputs) == 24 and (inputs["verdict"] == "not comparable").all()
+    assert len(inputs) == 24 and (inputs["verdict"] == "input check: matches").all()
     b = t31.set_index("quantity").loc["B, group j, scenario α"]
-    assert b["paper"] == pytest.approx(-7 / 19) and b["verdict"] == "matches"
+    assert b["paper"] == pytest.approx(-7 / 19) and b["verdict"] == "arithmetic check: matches"
 
 
 def test_rows_are_typed_with_their_source():

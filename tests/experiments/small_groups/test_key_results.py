@@ -181,10 +181,10 @@ def test_the_replication_line_is_the_ledgers_and_not_a_finding():
     # the wording is fairbook.ledger's; here: the chapter's rows and budget go into it
     line = _box().replication
     assert line == ledger.replication_line(_tables(), chapter="03_small_groups", budget="fast")
-    assert "of 4 numbers" in line and "Briscoe 2024" in line and "fast profile" in line
+    assert "Briscoe 2024 — of 4 results" in line and "fast profile" in line
     assert "{doc}`the replication ledger <../book/ledger>`" in line
     more = _box(tables=_tables(extra_differs=2), budget="full").replication
-    assert "of 6 numbers" in more and "full profile" in more
+    assert "of 6 results" in more and "full profile" in more
     assert more == ledger.replication_line(
         _tables(extra_differs=2), chapter="03_small_groups", budget="full"
     )

@@ -125,8 +125,8 @@ def test_the_replication_line_counts_the_verdicts(toy_scored, LOGPROBS):
     assert not any("replicat" in f.lower() or "numbers the paper" in f for f in results.findings)
     line = results.replication
     assert line.startswith(
-        "Beside the paper (full profile): of 3 numbers printed in Wang et al. 2025 that "
-        "this chapter compares, 1 agrees within its rule, 1 differs and 1 has no verdict"
+        "Beside the paper (full profile): Wang et al. 2025 — of 3 results, 1 matches the paper "
+        "informatively, 1 differs and 1 is not compared (not attempted: 1)."
     )
     assert "../book/ledger" in line
     # offline and without tables the line still says so

@@ -57,14 +57,42 @@ def test_rules_by_kind_of_quantity():
     outlier = row("SD1 F_Alea", 18.0, [17.0, 18.6, 20.0, 42_000.0], "ratio", source="s")
     assert outlier.ours == pytest.approx(19.3)
     count = row("x", 10, 10, "count", source="seed 000 Table 4")
-    assert count.verdict == "matches" and count.source == "seed 000 Table 4"
-    assert row("F n", 9872, 9782, "count", source="seed 000 Table 5").verdict == "differs"
+    assert count.verdict == "data fact check: matches" and count.source == "seed 000 Table 4"
+    assert row("F n", 9872, 9782, "count", source="seed 000 Table 5").verdict == (
+        "data fact check: differs"
+    )
 
 
 def test_table_7_is_in_the_ledger_as_not_comparable():
     table = uf.table_7_replication()
-    assert set(table["verdict"]) == {"not comparable"}
-    assert {r.source for r in table.attrs["rows"]} == {"seed 000 Table 7"}
+    rows = table.attrs["rows"]
+    # D-Vlog is data on request: its results are not compared, its sizes are data facts
+    results = [r for r in rows if r.kind == "result"]
+    assert {r.outcome for r in results} == {"not comparable"}
+    assert {r.not_comparable_why for r in results} == {"data on request"}
+    assert {r.kind for r in rows} == {"result", "data fact"}
+    assert {r.source for r in rows} == {"seed 000 Table 7"}
+
+
+def test_table_6_has_every_printed_number_and_the_2666_typo_fails():
+    from fairbook.papers.printed import printed_count
+
+    table = uf.table_6_replication().set_index("quantity")
+    assert len(table) == printed_count("seed 000", "Table 6") == 16
+    assert table.loc["F Y=0 samples", "paper"] == 2666  # as printed
+    assert table.loc["F Y=0 samples", "ours"] == 639 - 373
+    assert table.loc["F Y=0 samples", "verdict"] == "data fact check: differs"
+    assert table.loc["M Y=0 samples", "verdict"] == "data fact check: matches"
+
+
+def test_a_value_printed_in_scientific_notation_is_judged_at_its_precision():
+    # Table 5 prints W's U_e as 6e-7: an interval over seeds at four decimals would take any
+    # value below 0.00005; at the printed precision it takes 5.5e-7 to 6.5e-7
+    from fairbook.experiments.uncertainty_fairness.replication import _row
+
+    row = _row("W U_e", 6e-7, [2e-6, 3e-6, 4e-6], "uncertainty", source="seed 000 Table 5",
+               decimals=4)  # fmt: skip
+    assert row.verdict.startswith("outside") and "significant digit" in row.rule_text
 
 
 def test_pattern_summary_on_a_fake_study(ratios):
@@ -105,7 +133,7 @@ def test_paper_consistency_recovers_printed_ratios():
 def test_table_4_replication_matches_exactly():
     table = uf.table_4_replication()
     # 16 counts and their 16 printed percentages
-    assert (table["verdict"] == "matches").all() and len(table) == 32
+    assert (table["verdict"] == "data fact check: matches").all() and len(table) == 32
 
 
 @needs_data

@@ -48,6 +48,8 @@ from .replication import (
     study_recording,
     study_replications,
     survey_replication,
+    table_2_beside_paper,
+    table_2_replication,
     table_3_replication,
     table_4_replication,
 )
@@ -172,6 +174,8 @@ __all__ = [
     "survey_replication",
     "survey_reporting_plot",
     "table_2",
+    "table_2_beside_paper",
+    "table_2_replication",
     "table_3",
     "table_3_chart",
     "table_3_editor",

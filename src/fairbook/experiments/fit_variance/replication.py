@@ -60,6 +60,8 @@ __all__ = [
     "study_recording",
     "study_replications",
     "survey_replication",
+    "table_2_beside_paper",
+    "table_2_replication",
     "table_3_replication",
     "table_4_replication",
 ]
@@ -73,8 +75,12 @@ PAPER_SOURCES = {
     "seed004.TABLE_3_COUNTS": "seed 004 Table 3",
     "seed004.TABLE_3_METRICS": "seed 004 Table 3",
     "addenda.SEED004_TABLE_3_TOTALS": "seed 004 Table 3",
-    "seed004.FINDING_1": "seed 004 Finding 1",
-    "seed004.FINDING_1_PER_CLASS_MAX": "seed 004 Finding 1",
+    "seed004.TABLE_2": "seed 004 Table 2",
+    "seed004.TABLE_2_METRICS": "seed 004 Table 2",
+    "seed004.BELOW_0_1": "seed 004 Table 2",
+    # Finding 1 quotes Table 2's largest cells (12.6, 11.8, 100): judged there, once
+    "seed004.FINDING_1": "seed 004 Table 2",
+    "seed004.FINDING_1_PER_CLASS_MAX": "seed 004 Table 2",
     "seed004.TABLE_4_DI_BAR": "seed 004 Table 4",
     "seed004.EXPERIMENTS": "seed 004 Finding 2",
     "seed004.RANGES_OVERLAP": "seed 004 Finding 2",
@@ -95,8 +101,15 @@ PAPER_SOURCES = {
 #: unit): with few experiments that interval is wide, and the ledger calls the row
 #: uninformative rather than a match.
 _OTHER_EXPERIMENT = NotComparable(
-    "our FIT runs are Digits-S and Adult stand-ins on a CPU, the paper's other networks and data"
+    "our FIT runs are Digits-S and Adult stand-ins on a CPU, the paper's other networks and data",
+    why="needs GPU-days",
 )
+
+
+#: The stand-in of every share this chapter counts over its own experiments: the paper's
+#: shares are over its 154 GPU experiments; ours over CPU runs of two tasks. A share agrees
+#: with the paper's words *in kind*, never matches its number.
+STAND_IN = "CPU FIT runs on Digits-S and Adult for the paper's networks and data"
 
 
 def _share_rule(words: str, what: str) -> tuple:
@@ -111,24 +124,40 @@ def table_3_replication() -> pd.DataFrame:
     Examples
     --------
     >>> sorted(set(table_3_replication()["verdict"]))
-    ['check of our reading: matches', 'matches', 'not comparable']
+    ['arithmetic check: matches', 'input check: matches']
     """
     ours = table_3().loc["overall"]
     source = "seed 004 Table 3"
-    given = NotComparable("an input of the running example (bias_report computes from it)")
+    # a running example: its counts are the paper's inputs, everything else is arithmetic
+    # on them (checks, never replications)
     rows = [
-        Row(f"{group}, true {label}: predicted {pred}", count, count, rule=given, source=source)
+        Row(
+            f"{group}, true {label}: predicted {pred}",
+            count,
+            count,
+            rule=Exact(),
+            note="an input of the running example (bias_report computes from it)",
+            source=source,
+            kind="input",
+        )
         for (group, label), counts in seed004.TABLE_3_COUNTS.items()
         for pred, count in zip(("Sport", "Cook"), counts, strict=True)
     ]
     totals = _table_3_totals()
-    arithmetic = ReadingCheck(Exact(), "a sum of the printed input counts")
     rows += [
-        Row(name, printed, totals[name], rule=arithmetic, source=source)
+        Row(
+            name,
+            printed,
+            totals[name],
+            rule=Exact(),
+            note="a sum of the printed input counts",
+            source=source,
+            kind="arithmetic",
+        )
         for name, printed in addenda.SEED004_TABLE_3_TOTALS.items()
     ]
     rows += [
-        Row(f"{m} (%)", p, float(ours[m]), rule=_PERCENT, source=source)
+        Row(f"{m} (%)", p, float(ours[m]), rule=_PERCENT, source=source, kind="arithmetic")
         for m, p in seed004.TABLE_3_METRICS.items()
     ]
     return replication_table(rows)
@@ -201,6 +230,104 @@ def finding_1_replication(study: pd.DataFrame) -> pd.DataFrame:
     return replication_table(rows)
 
 
+def _analogue_runs(study: pd.DataFrame, paper_technique: str):
+    """The runs of our analogue of one of the paper's techniques (task, technique, runs),
+    or None when we have no analogue or do not run it at this budget."""
+    analogue = TABLE_4_ANALOGUES.get(paper_technique)
+    if analogue is None:
+        return None
+    present = study[
+        (study["task"] == analogue[0])
+        & (study["technique"] == analogue[1])
+        & (study["setting"] == SETTINGS_FIT)
+    ]
+    return None if present.empty else (*analogue, present)
+
+
+def _not_run(paper_technique: str) -> NotComparable:
+    return NotComparable(
+        "no analogue of this technique among our runs"
+        if paper_technique not in TABLE_4_ANALOGUES
+        else "its analogue is not run at this budget",
+        why="not attempted",
+    )
+
+
+def table_2_replication(study: pd.DataFrame) -> pd.DataFrame:
+    """Table 2 (MaxDiff and STDEV of the seven metrics, overall and per class, for S-GR,
+    A-L2, C-Base and C-A5) beside ours: every one of its 112 printed numbers once.
+
+    The paper's runs are its networks on its data on GPUs; ours for the techniques we have
+    an analogue of (:data:`~fairbook.experiments.fit_variance.TABLE_4_ANALOGUES`) are CPU
+    stand-ins, shown beside the printed value but not compared (nothing obliges a spread on
+    other data to have the paper's size). A printed "<0.1" is a bound: its row holds 0.1
+    and says so.
+
+    Examples
+    --------
+    >>> empty = pd.DataFrame(columns=["task", "technique", "setting"])
+    >>> t = table_2_replication(empty)
+    >>> len(t), sorted({r.outcome for r in t.attrs["rows"]})
+    (112, ['not comparable'])
+    """
+    rows = []
+    for paper_technique, blocks in seed004.TABLE_2.items():
+        found = _analogue_runs(study, paper_technique)
+        summary = summarize(found[2]) if found else None
+        for (part, stat), values in blocks.items():
+            for metric, printed in zip(seed004.TABLE_2_METRICS, values, strict=True):
+                bound = printed == seed004.BELOW_0_1
+                notes = ['printed "<0.1", a bound: the row holds 0.1'] if bound else []
+                if found:
+                    task, technique, present = found
+                    ours = float(summary.loc[metric, f"{part.lower()} {stat}"])
+                    notes.append(
+                        f"ours: {TASK_LABELS.get(task, task)} {technique}, "
+                        f"{present['run'].nunique()} runs (paper 16)"
+                    )
+                    rule = _OTHER_EXPERIMENT
+                else:
+                    ours, rule = float("nan"), _not_run(paper_technique)
+                rows.append(
+                    Row(
+                        f"{paper_technique}: {metric} {part.lower()} {stat} (pp)",
+                        0.1 if bound else printed,
+                        ours,
+                        rule=rule,
+                        note="; ".join(notes),
+                        source="seed 004 Table 2",
+                        kind="result",
+                    )
+                )
+    return replication_table(rows)
+
+
+def table_2_beside_paper(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`table_2_replication` in the paper's layout: one row per technique, part and
+    statistic, one column per metric, each cell ``"paper · ours"`` (``–`` where we run no
+    analogue). The rows, rules and verdicts are in the replication table; this is how a
+    reader compares the two at a glance.
+
+    Examples
+    --------
+    >>> empty = pd.DataFrame(columns=["task", "technique", "setting"])
+    >>> t = table_2_beside_paper(table_2_replication(empty))
+    >>> t.shape, t.iloc[0, 0]
+    ((16, 7), '1.7 · –')
+    """
+    cells: dict[tuple, dict] = {}
+    for row in table.attrs["rows"]:
+        name, rest = row.quantity.split(": ", 1)
+        metric, part, stat, _ = rest.split(" ")
+        paper = "<0.1" if "<0.1" in row.note else f"{row.paper:.1f}"
+        ours = "–" if np.isnan(row.ours) else f"{row.ours:.2f}"
+        cells.setdefault((name, part, stat), {})[metric] = f"{paper} · {ours}"
+    out = pd.DataFrame.from_dict(cells, orient="index")
+    out.index = pd.MultiIndex.from_tuples(out.index, names=["technique", "part", "statistic"])
+    out.columns.name = "paper · ours (pp)"
+    return out
+
+
 def table_4_replication(study: pd.DataFrame) -> pd.DataFrame:
     """Table 4 (DI-bar MaxDiff and STDEV) for the paper's techniques we have analogues of
     (:data:`~fairbook.experiments.fit_variance.TABLE_4_ANALOGUES`).
@@ -211,54 +338,33 @@ def table_4_replication(study: pd.DataFrame) -> pd.DataFrame:
     rows = []
     labels = ("overall MaxDiff", "overall STDEV", "per-class MaxDiff", "per-class STDEV")
     for paper_name, printed in seed004.TABLE_4_DI_BAR.items():
-        analogue = TABLE_4_ANALOGUES.get(paper_name)
-        present = (
-            study[
-                (study["task"] == analogue[0])
-                & (study["technique"] == analogue[1])
-                & (study["setting"] == SETTINGS_FIT)
-            ]
-            if analogue
-            else study.iloc[0:0]
-        )
-        if present.empty:
-            reason = NotComparable(
-                "no analogue of this technique among our runs"
-                if analogue is None
-                else "its analogue is not run at this budget"
-            )
+        found = _analogue_runs(study, paper_name)
+        if found is None:
             rows += [
                 Row(
                     f"{paper_name}: DI_BAR {label} (pp)",
                     value,
                     float("nan"),
-                    rule=reason,
+                    rule=_not_run(paper_name),
                     source="seed 004 Table 4",
+                    kind="result",
                 )
                 for label, value in zip(labels, printed, strict=True)
             ]
             continue
-        task, technique = analogue
+        task, technique, present = found
         ours = summarize(present).loc["DI_BAR"]
-        for (label, column), value in zip(
-            [
-                ("overall MaxDiff", "overall MaxDiff"),
-                ("overall STDEV", "overall STDEV"),
-                ("per-class MaxDiff", "per-class MaxDiff"),
-                ("per-class STDEV", "per-class STDEV"),
-            ],
-            printed,
-            strict=True,
-        ):
+        for label, value in zip(labels, printed, strict=True):
             rows.append(
                 Row(
-                    f"{paper_name} ≈ {TASK_LABELS.get(task, task)} "
-                    f"{technique}: DI_BAR {label} (pp)",
+                    f"{paper_name}: DI_BAR {label} (pp)",
                     value,
-                    float(ours[column]),
+                    float(ours[label]),
                     rule=_OTHER_EXPERIMENT,
-                    note=f"{int(ours['runs'])} runs (paper 16)",
+                    note=f"ours: {TASK_LABELS.get(task, task)} {technique}, "
+                    f"{int(ours['runs'])} runs (paper 16)",
                     source="seed 004 Table 4",
+                    kind="result",
                 )
             )
     return replication_table(rows)
@@ -280,6 +386,8 @@ def finding_2_replication(study: pd.DataFrame) -> pd.DataFrame:
             note=f"ours {overlap} of {n}; paper {seed004.RANGES_OVERLAP} of "
             f"{seed004.EXPERIMENTS} (printed 22.1 %)",
             source="seed 004 Finding 2",
+            kind="result",
+            stand_in=STAND_IN,
         ),
         Row.from_count(
             "share where the mean is worse but one run beats one baseline run (%)",
@@ -290,6 +398,8 @@ def finding_2_replication(study: pd.DataFrame) -> pd.DataFrame:
             note=f"ours {reversal} of {n}; paper {seed004.SINGLE_RUN_REVERSAL} of "
             f"{seed004.EXPERIMENTS} (printed 9.1 %)",
             source="seed 004 Finding 2",
+            kind="result",
+            stand_in=STAND_IN,
         ),
     ]
     return replication_table(rows)
@@ -384,6 +494,8 @@ def finding_3_4_replication(study: pd.DataFrame) -> pd.DataFrame:
             rule=_share_rule("most", "techniques"),
             note=f"ours {increase} of {techniques}; paper: 'Most of (15 out of 22)'",
             source="seed 004 Finding 3",
+            kind="result",
+            stand_in=STAND_IN,
         ),
         Row.from_count(
             "experiments that reduce bias (%)",
@@ -393,6 +505,9 @@ def finding_3_4_replication(study: pd.DataFrame) -> pd.DataFrame:
             rule=_share_rule("most", "experiments"),
             note=f"ours {reduced} of {experiments}; paper: 'Most of the experiments (103)' of 154",
             source="seed 004 Finding 4",
+            kind="result",
+            stand_in=STAND_IN,
+            derived="103 of 154, the counts Finding 4 prints",
         ),
         Row.from_count(
             "of those, with a cost (%)",
@@ -402,6 +517,8 @@ def finding_3_4_replication(study: pd.DataFrame) -> pd.DataFrame:
             rule=_share_rule("a majority", "experiments"),
             note=f"ours {with_cost} of {reduced}; paper: 'a majority (68.0%, or 70) of 103'",
             source="seed 004 Finding 4",
+            kind="result",
+            stand_in=STAND_IN,
         ),
     ]
     return replication_table(rows)
@@ -415,7 +532,7 @@ def survey_replication(survey: pd.DataFrame) -> pd.DataFrame:
     --------
     >>> from fairbook.experiments.fit_variance.results import load_survey
     >>> sorted(set(survey_replication(load_survey())["verdict"]))
-    ['check of our reading: matches', 'matches']
+    ['arithmetic check: matches']
     """
     per_year = survey["year"].value_counts()
     n2017, n2020 = int(per_year.get(2017, 0)), int(per_year.get(2020, 0))
@@ -433,6 +550,7 @@ def survey_replication(survey: pd.DataFrame) -> pd.DataFrame:
                 n2017,
                 rule=by_construction,
                 source="seed 004 Finding 5",
+                kind="arithmetic",
             ),
             Row(
                 "papers in 2020",
@@ -440,6 +558,7 @@ def survey_replication(survey: pd.DataFrame) -> pd.DataFrame:
                 n2020,
                 rule=by_construction,
                 source="seed 004 Finding 5",
+                kind="arithmetic",
             ),
             Row(
                 "growth 2017 → 2020 (%)",
@@ -447,6 +566,7 @@ def survey_replication(survey: pd.DataFrame) -> pd.DataFrame:
                 100 * (n2020 - n2017) / n2017 if n2017 else np.nan,
                 rule=by_construction,
                 source="seed 004 Finding 5",
+                kind="arithmetic",
             ),
             Row(
                 "papers using multiple identical runs",
@@ -454,6 +574,7 @@ def survey_replication(survey: pd.DataFrame) -> pd.DataFrame:
                 multiple,
                 rule=count,
                 source="seed 004 Finding 6",
+                kind="arithmetic",
             ),
             Row(
                 "share using multiple runs (%)",
@@ -462,6 +583,7 @@ def survey_replication(survey: pd.DataFrame) -> pd.DataFrame:
                 rule=_PERCENT,
                 note=f"of {len(survey)} papers",
                 source="seed 004 Finding 6",
+                kind="arithmetic",
             ),
         ]
     )
@@ -469,14 +591,15 @@ def survey_replication(survey: pd.DataFrame) -> pd.DataFrame:
 
 # ------------------------------------------------------- the study's rows at two budgets
 def study_replications(study: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """Every replication table of the chapter that reads the study, by name (Finding 1,
-    Table 4, Finding 2 and its example, Findings 3-4)."""
+    """Every replication table of the chapter that reads the study, by name (Table 2,
+    Table 4, Finding 2 and its example, Findings 3-4; Finding 1 quotes Table 2's largest
+    cells, judged there)."""
     return {name: make(study) for name, make in _STUDY_TABLES.items()}
 
 
 #: The tables of :func:`study_replications`, by name.
 _STUDY_TABLES = {
-    "Finding 1": finding_1_replication,
+    "Table 2": table_2_replication,
     "Table 4": table_4_replication,
     "Finding 2": finding_2_replication,
     "Finding 2 (example)": finding_2_example,

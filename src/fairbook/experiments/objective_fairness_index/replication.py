@@ -42,10 +42,16 @@ __all__ = [
 
 #: Fig. 3.3 is computed on Folktables (ACS employment, Georgia), which needs the internet;
 #: the chapter runs the same models on Adult instead, so its shares are shown, not judged.
-_STAND_IN = NotComparable("Adult stands in for Folktables, which is not available offline")
+_STAND_IN = NotComparable(
+    "Adult stands in for Folktables, which is not available offline", why="data not offline"
+)
 
-#: The printed confusion counts of a worked example: its input, listed but never judged.
-_INPUT = NotComparable("an input of the worked example (ours computes from it)")
+#: What the kinds of this chapter's rows are (fairbook.replication.KINDS): Tables 3.1 and
+#: 3.3 are worked examples, so their matrices are the paper's *inputs* (ours are the same
+#: numbers: a check that the book uses them as printed) and everything computed from them is
+#: *arithmetic*; Table 3.2's ticks are *mathematics* (properties of a formula, found here by
+#: enumeration); only Figs. 3.2 and 3.3 are *results* of an experiment on data.
+_INPUT = Exact()
 
 #: Every printed constant of seed 003 this chapter uses, and where the ledger lists it.
 PAPER_SOURCES = {
@@ -62,7 +68,15 @@ def _input_rows(cm, *, group: str, scenario: str, source: str) -> list[Row]:
     """The printed matrix of one group of a worked example: four rows, never judged (the
     example's input), so that every printed number has its row."""
     return [
-        Row(f"{cell}, group {group}, scenario {scenario}", count, count, rule=_INPUT, source=source)
+        Row(
+            f"{cell}, group {group}, scenario {scenario}",
+            count,
+            count,
+            rule=_INPUT,
+            note="an input of the worked example",
+            source=source,
+            kind="input",
+        )
         for cell, count in zip(("TP", "FN", "FP", "TN"), cm, strict=True)
     ]
 
@@ -72,7 +86,8 @@ def table_3_1_replication() -> pd.DataFrame:
 
     Examples
     --------
-    >>> set(table_3_1_replication().verdict) <= {"matches", "both undefined", "not comparable"}
+    >>> set(table_3_1_replication().verdict) <= {"input check: matches",
+    ...     "arithmetic check: matches", "arithmetic check: both undefined"}
     True
     >>> len(table_3_1_replication())
     54
@@ -94,6 +109,7 @@ def table_3_1_replication() -> pd.DataFrame:
                         rule=Exact(),
                         note=f"printed {text}",
                         source="seed 003 Table 3.1",
+                        kind="arithmetic",
                     )
                 )
         rows.append(
@@ -102,6 +118,7 @@ def table_3_1_replication() -> pd.DataFrame:
                 ofi,
                 compare("OFI", cm_i, cm_j),
                 source="seed 003 Table 3.1",
+                kind="arithmetic",
             )
         )
         note = "paper: 'NaN or 1' (0/0)" if np.isnan(di) else ""
@@ -112,6 +129,7 @@ def table_3_1_replication() -> pd.DataFrame:
                 compare("DI", cm_i, cm_j),
                 note=note,
                 source="seed 003 Table 3.1",
+                kind="arithmetic",
             )
         )
     return replication_table(rows)
@@ -136,6 +154,7 @@ def table_3_3_replication() -> pd.DataFrame:
                     printed,
                     compare(name, cm_i, cm_j),
                     source="seed 003 Table 3.3",
+                    kind="arithmetic",
                 )
             )
     for name, zero in addenda.SEED003_TABLE_3_3_THRESHOLDS.items():
@@ -144,8 +163,10 @@ def table_3_3_replication() -> pd.DataFrame:
                 f"{name} threshold",
                 zero,
                 zero,
-                rule=NotComparable("a threshold that defines the metric's direction"),
+                rule=Exact(),
+                note="a threshold that defines the metric's direction",
                 source="seed 003 Table 3.3",
+                kind="input",
             )
         )
     return replication_table(rows)
@@ -188,6 +209,7 @@ def table_3_2_replication(*, n_max: int = 12) -> pd.DataFrame:
             rule=Exact(),
             note=f"enumeration of every pair of matrices with n ≤ {n_max}",
             source="seed 003 Table 3.2",
+            kind="mathematics",
         )
         for metric in table.index
         for prop in PROPERTIES
@@ -223,6 +245,8 @@ def fig_3_2_replication(counts: pd.DataFrame) -> pd.DataFrame:
                 agreement["share"],
                 note=f"{agreement['agree']} of {agreement['pairs']} pairs",
                 source="seed 003 Fig. 3.2",
+                kind="result",
+                derived="the text: OFI and DI favour the same group in every pair of races",
             )
         ]
     )
@@ -265,6 +289,8 @@ def fig_3_3_replication(counts_by_model: dict, *, group: str) -> pd.DataFrame:
                 rule=_STAND_IN,
                 note=f"{agreement['agree']} of {agreement['pairs']} pairs",
                 source="seed 003 Fig. 3.3",
+                kind="result",
+                derived="the text: the random forest's DI and OFI agree in every pair",
             )
         )
     if "nb" in counts_by_model:
@@ -283,6 +309,9 @@ def fig_3_3_replication(counts_by_model: dict, *, group: str) -> pd.DataFrame:
                     note=f"ours {hits}/{total}; paper {claim[f'{metric} favours']}/"
                     f"{claim['comparisons']} (Pacific Islanders, Folktables GA)",
                     source="seed 003 Fig. 3.3",
+                    kind="result",
+                    derived=f"{claim[f'{metric} favours']} of the {claim['comparisons']} "
+                    "comparisons the figure shows",
                 )
             )
     return replication_table(rows)

@@ -16,8 +16,13 @@ them. The rule of a row follows the kind of quantity, not the outcome:
   (group, metric, size) cell only when the 95 % intervals over the draws separate (the
   *interval test*); the point-estimate share is in the note, beside the number of draws,
   which decides how many cells separate (fast profile 10⁴ draws, the paper 10⁶);
-* a number from another data set (Fig. 4.1's Folktables group) or a printed value with no
-  printed accuracy to judge it by (Eq. 4.44) — :class:`~fairbook.replication.NotComparable`.
+* a number from another data set (Fig. 4.1's Folktables group) —
+  :class:`~fairbook.replication.NotComparable`.
+
+Every row says what kind of number it is (:data:`fairbook.replication.KINDS`): the theorems,
+equations, figures of the space of matrices and accuracy bounds are *mathematics*, the worked
+example of Sec. 4.5.1 *arithmetic*, ProPublica's rates *data facts*; only the CPS claims
+(Secs. 4.6.2, 4.7) and Fig. 4.1 are *results*.
 
 The printed values are in :mod:`fairbook.papers.seed003`; :data:`PAPER_SOURCES` says under
 which ledger source each one appears.
@@ -36,6 +41,7 @@ which ledger source each one appears.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -112,6 +118,19 @@ PAPER_SOURCES = {
 
 
 # ---------------------------------------------------- Sec. 4.3: the space of confusion matrices
+def _as(kind: str, rows, *, derived: str = "") -> pd.DataFrame:
+    """The replication table of ``rows``, each of kind ``kind`` (:data:`fairbook.replication.
+    KINDS`) and, where the paper does not print the value, how it is ``derived``.
+
+    Chapter 03 replicates mathematics: its theorems, equations and figures of the space of
+    confusion matrices are *checks* (they hold or fail), not replications of an
+    experiment. Its results are Sec. 4.6.2's and 4.7's claims about Cross-Prior Smoothing on
+    COMPAS; Larson et al.'s published rates are *data facts* of COMPAS; Sec. 4.5.1's worked
+    example is *arithmetic* on its printed inputs.
+    """
+    return replication_table([replace(r, kind=kind, derived=derived or r.derived) for r in rows])
+
+
 def theorems_4_1_4_2_replication(sizes=(3, 6, 12)) -> pd.DataFrame:
     """Theorems 4.1–4.2 beyond the printed small cases: ``|M(n)| = C(n + 3, 3)`` and
     ``C(x; n) = C(n − x + 2, 2)`` against the enumeration of every matrix.
@@ -124,7 +143,7 @@ def theorems_4_1_4_2_replication(sizes=(3, 6, 12)) -> pd.DataFrame:
     Examples
     --------
     >>> theorems_4_1_4_2_replication([4]).verdict.tolist()
-    ['matches', 'matches']
+    ['mathematics check: matches', 'mathematics check: matches']
     """
     rows = []
     for record in space_table(sizes).to_dict("records"):
@@ -149,7 +168,7 @@ def theorems_4_1_4_2_replication(sizes=(3, 6, 12)) -> pd.DataFrame:
                 source="seed 003 Theorem 4.2",
             )
         )
-    return replication_table(rows)
+    return _as("mathematics", rows, derived="the closed form at the row's n, a size the book chose")
 
 
 def eqs_4_3_to_4_6_replication() -> pd.DataFrame:
@@ -164,7 +183,7 @@ def eqs_4_3_to_4_6_replication() -> pd.DataFrame:
     Examples
     --------
     >>> set(eqs_4_3_to_4_6_replication().verdict)
-    {'matches'}
+    {'mathematics check: matches'}
     """
     rows = []
     for n, size in seed003.EQ_4_3_4_4_SIZES.items():
@@ -190,7 +209,7 @@ def eqs_4_3_to_4_6_replication() -> pd.DataFrame:
                 source="seed 003 Eq. 4.6",
             )
         )
-    return replication_table(rows)
+    return _as("mathematics", rows)
 
 
 def fig_4_1_replication(cm_group, *, group: str) -> pd.DataFrame:
@@ -223,9 +242,10 @@ def fig_4_1_replication(cm_group, *, group: str) -> pd.DataFrame:
                 "PPR the Monte Carlo converges to",
                 printed["printed"],
                 float(compute("PPR", counts)),
-                rule=NotComparable(reason),
+                rule=NotComparable(reason, why="data not offline"),
                 note=reason,
                 source="seed 003 Fig. 4.1",
+                kind="result",
             )
         ]
     )
@@ -252,8 +272,8 @@ def fig_4_2_replication(moments: pd.DataFrame) -> pd.DataFrame:
     >>> from fairbook.experiments.small_groups.results import space_moments
     >>> from fairbook.experiments.small_groups.runs import space_cdfs
     >>> t = fig_4_2_replication(space_moments(space_cdfs(["ACC", "TPR"], [20])))
-    >>> t.verdict.tolist()
-    ['matches', 'matches', 'differs', 'differs']
+    >>> [r.outcome for r in t.attrs["rows"]]
+    ['check holds', 'check holds', 'check fails', 'check fails']
     """
     rows, spread = [], []
     largest = moments[moments["n"] == moments["n"].max()].set_index("metric")
@@ -283,7 +303,7 @@ def fig_4_2_replication(moments: pd.DataFrame) -> pd.DataFrame:
                     source="seed 003 Fig. 4.2",
                 )
             )
-    return replication_table(rows + spread)
+    return _as("mathematics", rows + spread)
 
 
 # ----------------------------------------------------------- Sec. 4.4: the holes of the metrics
@@ -321,7 +341,7 @@ def theorem_4_3_replication(
     --------
     >>> t = theorem_4_3_replication([10], [(1, 1)])
     >>> t.set_index("quantity").loc["PT holes, n = 10 (upper bound)", "verdict"]
-    'upper bound fails'
+    'mathematics check: upper bound fails'
     """
     source = "seed 003 Theorem 4.3"
     exact_rows, bound_rows = [], []
@@ -379,7 +399,11 @@ def theorem_4_3_replication(
                 source=source,
             )
         )
-    return replication_table(exact_rows + bound_rows)
+    return _as(
+        "mathematics",
+        exact_rows + bound_rows,
+        derived="the theorem's formula at the row's n, a size the book chose",
+    )
 
 
 def theorem_4_4_replication(n: int = 10) -> pd.DataFrame:
@@ -396,7 +420,7 @@ def theorem_4_4_replication(n: int = 10) -> pd.DataFrame:
     Examples
     --------
     >>> theorem_4_4_replication().verdict.tolist()
-    ['matches', 'matches', 'matches']
+    ['mathematics check: matches', 'mathematics check: matches', 'mathematics check: matches']
     """
     demo = combinatorics.indeterminacy_demo("FPR", n=n, scales=(1e-9,))
     paths = demo[demo["path"] == "c_i = r c_j"]["value"]
@@ -406,7 +430,8 @@ def theorem_4_4_replication(n: int = 10) -> pd.DataFrame:
     source = "seed 003 Theorem 4.4"
     along = sorted({round(v, 3) + 0.0 for v in paths})
     into_corner = sorted({round(v, 3) + 0.0 for v in corner})
-    return replication_table(
+    return _as(
+        "mathematics",
         [
             Row(
                 "FPR at its hole: the limit depends on the path (1 = yes)",
@@ -432,7 +457,7 @@ def theorem_4_4_replication(n: int = 10) -> pd.DataFrame:
                 note=f"values into the TP = n corner: {into_corner}",
                 source="seed 003 Sec. 4.4 (MCC at its holes)",
             ),
-        ]
+        ],
     )
 
 
@@ -449,7 +474,7 @@ def example_4_5_1_replication() -> pd.DataFrame:
     Examples
     --------
     >>> set(example_4_5_1_replication().verdict)
-    {'matches'}
+    {'arithmetic check: matches'}
     """
     ex = seed003.EXAMPLE_4_5_1
     n, p, s = ex["n"], ex["p"], ex["s_obs"]
@@ -462,7 +487,8 @@ def example_4_5_1_replication() -> pd.DataFrame:
     normal = match.cdf("ACC", cm, p_ref, method="normal")
     exact = match.cdf("ACC", cm, p_ref, method="exact")
     source = "seed 003 Sec. 4.5.1"
-    return replication_table(
+    return _as(
+        "arithmetic",
         [
             Row("k = n S_obs", ex["k"], k, rule=Exact(), source=source),
             Row("μ = np", ex["mu"], mu, rule=Rounding(2), source=source),
@@ -476,7 +502,7 @@ def example_4_5_1_replication() -> pd.DataFrame:
                 note=f"exact binomial CDF: {exact:.4f}",
                 source=source,
             ),
-        ]
+        ],
     )
 
 
@@ -568,8 +594,8 @@ def theorems_4_5_to_4_9_replication(
 
     Examples
     --------
-    >>> theorems_4_5_to_4_9_replication(n=6).verdict.tolist()
-    ['matches', 'matches', 'matches', 'differs']
+    >>> [r.outcome for r in theorems_4_5_to_4_9_replication(n=6).attrs["rows"]]
+    ['check holds', 'check holds', 'check holds', 'check fails']
     >>> theorems_4_5_to_4_9_replication(n=6, theorems=["4.9"]).quantity.str[:4].tolist()
     ['TPR:']
     """
@@ -645,7 +671,7 @@ def theorems_4_5_to_4_9_replication(
                 source="seed 003 Theorem 4.9",
             )
         )
-    return replication_table(rows)
+    return _as("mathematics", rows)
 
 
 def fig_4_3_replication(moments: pd.DataFrame) -> pd.DataFrame:
@@ -694,19 +720,19 @@ def fig_4_3_replication(moments: pd.DataFrame) -> pd.DataFrame:
                 source="seed 003 Fig. 4.3",
             )
         )
-    return replication_table(rows)
+    return _as("mathematics", rows)
 
 
 def sec_4_5_4_replication(errors: pd.DataFrame, pp_check: pd.DataFrame) -> pd.DataFrame:
     """The printed accuracy claims of Sec. 4.5.4 checked as upper bounds.
 
-    Rows (:class:`~fairbook.replication.Bound`, upper): Peizer–Pratt within 0.1 % for
-    binomial metrics where ``min(x+1, n−x) >= 2``; the same bound for B with Table 4.1's
-    parameters (at the smallest and largest ``n``); the normal approximations of ACC and B
-    below their Berry–Esseen bound (Eq. 4.45, ``C0 = 0.56``, worst ratio error/bound), B
-    both with the factors of ``n`` restored and as Eq. 4.29 prints it (Theorem 4.8). The
-    beta approximation of Eq. 4.44 comes last, :class:`~fairbook.replication.NotComparable`:
-    the paper prints no accuracy for it, so its smallest error is shown for context only.
+    Rows (:class:`~fairbook.replication.Bound`, upper; kind *mathematics*): Peizer–Pratt
+    within 0.1 % for binomial metrics where ``min(x+1, n−x) >= 2`` — the paper's 0.1 %,
+    judged once; the normal approximations of ACC and B below their Berry–Esseen bound
+    (Eq. 4.45, ``C0 = 0.56``, worst ratio error/bound), B both with the factors of ``n``
+    restored and as Eq. 4.29 prints it (Theorem 4.8). Table 4.1 prints formulas, no number,
+    and Eq. 4.44's beta approximation has no printed accuracy: neither has a row (the
+    chapter shows their errors beside the 0.1 % for scale).
 
     Parameters
     ----------
@@ -721,8 +747,8 @@ def sec_4_5_4_replication(errors: pd.DataFrame, pp_check: pd.DataFrame) -> pd.Da
     ...     approximation_errors, peizer_pratt_check)
     >>> t = sec_4_5_4_replication(approximation_errors(sizes=[5, 50]),
     ...                           peizer_pratt_check(sizes=[50], probs=[0.3]))
-    >>> t.verdict.tolist()[:2]
-    ['upper bound holds', 'upper bound fails']
+    >>> t.verdict.tolist()[:1]
+    ['mathematics check: upper bound holds']
     """
     bound = seed003.PEIZER_PRATT_MAX_ERROR
     upper = Bound("upper")
@@ -736,18 +762,6 @@ def sec_4_5_4_replication(errors: pd.DataFrame, pp_check: pd.DataFrame) -> pd.Da
             source="seed 003 Sec. 4.5.4",
         )
     ]
-    b_pp = errors[(errors.metric == "B") & errors.method.str.startswith("Peizer")]
-    for _, row in b_pp.iloc[[0, -1]].iterrows():
-        rows.append(
-            Row(
-                f"Peizer–Pratt for B (Table 4.1), n = {row.n}: max error",
-                bound,
-                row.error,
-                rule=upper,
-                note="x = k_FP − k_FN, p = p+ − p−, q = p0 is not a binomial law",
-                source="seed 003 Table 4.1",
-            )
-        )
     for metric, method, source in (
         ("ACC", "normal (Eq. 4.18)", "seed 003 Eq. 4.45"),
         ("B", "normal (Thm 4.8, n restored)", "seed 003 Eq. 4.45"),
@@ -766,6 +780,7 @@ def sec_4_5_4_replication(errors: pd.DataFrame, pp_check: pd.DataFrame) -> pd.Da
                 1.0,
                 float(ratio.max()),
                 rule=upper,
+                derived="the Berry–Esseen bound of Eq. 4.45: error / bound is at most 1",
                 note=f"worst at n = {int(ratio.idxmax())}"
                 + (
                     "; without the factors of n the z-score does not standardise the count"
@@ -775,25 +790,7 @@ def sec_4_5_4_replication(errors: pd.DataFrame, pp_check: pd.DataFrame) -> pd.Da
                 source=source,
             )
         )
-    for metric in ("TPR", "PPV"):
-        part = errors[
-            (errors.metric == metric) & (errors.method == "beta, observed counts (Eq. 4.44)")
-        ]
-        if len(part):
-            reason = (
-                "no accuracy is printed for Eq. 4.44; shown beside Peizer–Pratt's 0.1 % for scale"
-            )
-            rows.append(
-                Row(
-                    f"{metric}: beta approximation (Eq. 4.44), smallest error over n",
-                    bound,
-                    float(part["error"].min()),
-                    rule=NotComparable(reason),
-                    note=reason,
-                    source="seed 003 Theorem 4.9 (Eq. 4.44)",
-                )
-            )
-    return replication_table(rows)
+    return _as("mathematics", rows)
 
 
 # --------------------------------------- Sec. 4.6: which COMPAS matrices the published ones are
@@ -848,7 +845,7 @@ def propublica_rates_replication(*, frame: pd.DataFrame | None = None) -> pd.Dat
                 source=source,
             )
         )
-    return replication_table(rows)
+    return _as("data fact", rows)
 
 
 # --------------------------------- Sec. 4.6: the Cross-Prior Smoothing protocol (Figs. 4.4–4.6)
@@ -938,7 +935,7 @@ def figs_4_4_to_4_6_replication(table: pd.DataFrame) -> pd.DataFrame:
                 source="seed 003 Sec. 4.7",
             )
         )
-    return replication_table(rows)
+    return _as("result", rows)
 
 
 def cps_recording(config: dict, *, seed: int = 0, root=None) -> Recording:
@@ -1009,14 +1006,13 @@ def chapter_verdicts(tables: dict) -> pd.DataFrame:
         rows = table.attrs.get("rows")
         if rows is None:
             raise ValueError(f"section {section!r} is not a replication_table (no rows)")
-        outcome = [{True: "matches", False: "differs", None: "no verdict"}[r.passed] for r in rows]
+        outcome = [r.outcome for r in rows]
         frames.append(table.assign(section=section, outcome=outcome))
     if not frames:
         raise ValueError("tables is empty")
     every = pd.concat(frames, ignore_index=True)
-    out = every.loc[
-        every["outcome"] != "matches", ["section", "quantity", "paper", "ours", "verdict", "note"]
-    ]
+    passing = every["outcome"].isin(["matches", "check holds"])
+    out = every.loc[~passing, ["section", "quantity", "paper", "ours", "verdict", "note"]]
     out = out.reset_index(drop=True)
     out.attrs["counts"] = pd.crosstab(every["section"], every["outcome"])
     return out

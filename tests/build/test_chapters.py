@@ -460,6 +460,8 @@ def test_the_build_writes_the_ledger_of_the_executed_chapters(tmp_path: Path) ->
     headline = (folder / "_ledger_headline.html").read_text()
     assert "<th>Briscoe 2024</th>" in headline and "<th>all papers</th>" in headline
     assert "<strong>results</strong>" in headline
+    # the headline in a plain sentence first, then the table
+    assert headline.startswith("<p>Of 1 result the four papers print and the book compares")
     rows = (folder / "_ledger_rows.html").read_text()
     assert 'id="r-seed-003-table-3-1-ofi-a-fast"' in rows and "<details" in rows
     accounting = (folder / "_ledger_accounting.html").read_text()

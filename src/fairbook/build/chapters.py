@@ -831,9 +831,12 @@ def write_ledger_fragments(executed: str | os.PathLike[str], folder: str | os.Pa
     paper and per paper table, each replicated table's printed numbers against its rows
     (:func:`fairbook.ledger.table_accounting`) with the printed numbers that have no row,
     and every row, folded by paper and table, with a filter."""
+    import html
+
     from fairbook.ledger import (
         budget_label,
         headline_html,
+        headline_sentence,
         ledger_frame,
         ledger_html,
         read_executed,
@@ -859,7 +862,7 @@ def write_ledger_fragments(executed: str | os.PathLike[str], folder: str | os.Pa
         accounting = table_accounting(ledger)
         accounting["accounted"] = accounting["accounted"].map({True: "yes", False: "no"})
         parts = (
-            headline_html(ledger),
+            f"<p>{html.escape(headline_sentence(ledger))}</p>" + headline_html(ledger),
             _compact_html(by_paper) + note,
             _compact_html(by_table),
             _compact_html(accounting) + _without_rows_html(),

@@ -628,3 +628,20 @@ def test_ledger_compare_escapes_terminal_characters_of_another_file(
     assert run_cli(*argv) == 0
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\\x1b[31mred" in out
+
+
+def test_a_reader_that_stops_early_ends_the_command_without_a_traceback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `fairbook ledger | head -1`: the pipe closes while the command still prints
+    from fairbook import cli
+
+    class ClosedPipe:
+        def write(self, text):
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def flush(self):
+            raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(sys, "stdout", ClosedPipe())
+    assert cli.main(["chapters"]) == 141

@@ -11,7 +11,8 @@ status. Adding a subcommand (e.g. ``audit``) is adding one such function::
 
 Exit status: 0 success, 1 failure (a chapter raised, data did not verify), 2 usage error
 (unknown chapter, unknown parameter, bad value, a damaged recording, an empty or unreadable
-ledger), 130 after Ctrl-C, 128 + the signal after SIGTERM or SIGHUP during ``record``.
+ledger), 130 after Ctrl-C, 128 + the signal after SIGTERM or SIGHUP during ``record``, 141
+when the reader of a pipe stops early (``fairbook ledger | head``), without a traceback.
 """
 
 from __future__ import annotations
@@ -953,7 +954,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.exit(2, f"{parser.prog} {args.command}: error: {exc}\n")
     except KeyboardInterrupt as exc:  # Ctrl-C; SIGTERM/SIGHUP in a recording (Terminated)
         return getattr(exc, "status", 130)
+    except BrokenPipeError:  # the reader of a pipe stopped early (`fairbook ledger | head`)
+        _silence_stdout()
+        return 141  # 128 + SIGPIPE, as a shell reports it
     return int(status or 0)
+
+
+def _silence_stdout() -> None:
+    """Point the standard output at the null device, so that the interpreter's flush at
+    exit does not fail on the closed pipe again (with a traceback)."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no file descriptor behind stdout
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -38,6 +38,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from fairbook.atomic import write_atomic
 from fairbook.formatting import significant
 from fairbook.papers.names import paper_name
 from fairbook.papers.printed import TABLES, printed_count, table_of
@@ -45,19 +46,19 @@ from fairbook.replication import KINDS, NOT_COMPARABLE_WHY, OUTCOMES, RESULT_OUT
 from fairbook.safe_csv import write_csv
 
 __all__ = [
+    "ChapterLedger",
     "FIELDS",
     "METADATA_KEY",
     "ROW_KEY",
-    "ChapterLedger",
+    "budget_label",
     "chapter_ledger",
     "compare_ledgers",
     "headline",
     "headline_html",
     "headline_sentence",
     "ledger_frame",
-    "of_record",
-    "budget_label",
     "ledger_html",
+    "of_record",
     "read_executed",
     "read_ledger",
     "replication_line",
@@ -171,7 +172,15 @@ def ledger_frame(records: Iterable[Mapping]) -> pd.DataFrame:
 
 #: The tallies' columns after ``rows``: results judged against the paper's number, each
 #: outcome, and the checks apart.
-TALLY_COLUMNS = ("rows", "results", "judged", *OUTCOMES[:7], "checks", *OUTCOMES[7:])
+_CHECK_OUTCOMES = ("check holds", "check fails")
+TALLY_COLUMNS = (
+    "rows",
+    "results",
+    "judged",
+    *(o for o in OUTCOMES if o not in _CHECK_OUTCOMES),
+    "checks",
+    *_CHECK_OUTCOMES,
+)
 
 
 def tallies(ledger: pd.DataFrame, *, by=("paper",)) -> pd.DataFrame:
@@ -276,7 +285,8 @@ def _listed(parts: list[str]) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-#: How each outcome of a result is said, for one and for several.
+#: How each outcome of a result is said, for one and for several (the headline's columns
+#: in this order, then the reasons a result is not compared).
 _SAID = (
     ("matches", "matches the paper informatively", "match the paper informatively"),
     ("uninformative", "is consistent but uninformative", "are consistent but uninformative"),
@@ -288,30 +298,28 @@ _SAID = (
 
 
 def _said(rows: pd.DataFrame) -> str:
-    """What the results and the checks among `rows` (ledger rows) came to, in words."""
-    results = rows[rows["kind"] == "result"]
-    checks = rows[rows["kind"] != "result"]
-    counts = results["outcome"].value_counts()
-    said = [_plural(int(counts[o]), one, many) for o, one, many in _SAID if counts.get(o, 0)]
-    apart = results[results["outcome"] == "not comparable"]
-    if len(apart):
-        why = apart["reason"].value_counts()
-        reasons = ", ".join(f"{w}: {int(k)}" for w, k in why.items())
-        said.append(f"{len(apart)} {'is' if len(apart) == 1 else 'are'} not compared ({reasons})")
+    """What the results and the checks among `rows` (ledger rows) came to, in words: the
+    counts of :func:`_headline_counts`, the one place that counts them."""
+    counts = _headline_counts(rows)
+    said = [_plural(counts[o], one, many) for o, one, many in _SAID if counts[o]]
+    reasons = {why: counts[f"not compared: {why}"] for why in NOT_COMPARABLE_WHY}
+    apart = sum(reasons.values())
+    if apart:
+        listed = ", ".join(f"{why}: {k}" for why, k in reasons.items() if k)
+        said.append(f"{apart} {'is' if apart == 1 else 'are'} not compared ({listed})")
     text = (
-        f"of {_plural(len(results), 'result', 'results')}, {_listed(said)}"
-        if len(results)
+        f"of {_plural(counts['results'], 'result', 'results')}, {_listed(said)}"
+        if counts["results"]
         else "no result"
     )
-    if len(checks):
-        held = int((checks["outcome"] == "check holds").sum())
-        failed = int((checks["outcome"] == "check fails").sum())
-        kinds = ", ".join(
-            f"{k} {kind}"
-            for kind, k in checks["kind"].value_counts().reindex(KINDS).dropna().astype(int).items()
+    if counts["checks"]:
+        checks = rows.loc[rows["kind"] != "result", "kind"].value_counts()
+        kinds = ", ".join(f"{int(checks[k])} {k}" for k in KINDS if k in checks)
+        held, failed = counts["checks hold"], counts["checks fail"]
+        text += (
+            f"; besides, {_plural(counts['checks'], 'check', 'checks')} ({kinds}): "
+            f"{held} {'holds' if held == 1 else 'hold'}"
         )
-        verb = "holds" if held == 1 else "hold"
-        text += f"; besides, {_plural(len(checks), 'check', 'checks')} ({kinds}): {held} {verb}"
         text += f", {failed} {'fails' if failed == 1 else 'fail'}" if failed else ""
     return text
 
@@ -414,11 +422,7 @@ def of_record(ledger: pd.DataFrame) -> pd.DataFrame:
 #: The headline's columns: results, how they came out, why some are not compared, checks.
 HEADLINE_COLUMNS = (
     "results",
-    "matches",
-    "uninformative",
-    "differs",
-    "in kind",
-    "not in kind",
+    *(outcome for outcome, _, _ in _SAID if outcome != "no verdict"),
     *(f"not compared: {why}" for why in NOT_COMPARABLE_WHY),
     "no verdict",
     "checks",
@@ -432,7 +436,7 @@ def headline(ledger: pd.DataFrame) -> pd.DataFrame:
     once (:func:`of_record`), how its results came out and its checks apart.
 
     Columns :data:`HEADLINE_COLUMNS` (a reason no number has is left out), and a last row
-    ``all four papers``.
+    ``all papers``.
 
     Examples
     --------
@@ -458,11 +462,12 @@ def headline(ledger: pd.DataFrame) -> pd.DataFrame:
 
 
 def _headline_counts(rows: pd.DataFrame) -> dict:
+    """Every column of :data:`HEADLINE_COLUMNS` counted over `rows` (ledger rows)."""
     results = rows[rows["kind"] == "result"]
     checks = rows[rows["kind"] != "result"]
     outcome = results["outcome"].value_counts()
     counts = {"results": len(results)}
-    for name in ("matches", "uninformative", "differs", "in kind", "not in kind", "no verdict"):
+    for name, _, _ in _SAID:
         counts[name] = int(outcome.get(name, 0))
     apart = results.loc[results["outcome"] == "not comparable", "reason"].value_counts()
     for why in NOT_COMPARABLE_WHY:
@@ -904,7 +909,8 @@ def write_ledger(ledger: pd.DataFrame, path) -> Path:
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix == ".json":
-        path.write_text(ledger.to_json(orient="records", force_ascii=False), encoding="utf-8")
+        text = ledger.to_json(orient="records", force_ascii=False)
+        write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
     elif suffix == ".csv":
         write_csv(ledger, path, index=False)
     else:

@@ -35,7 +35,7 @@ _BNN = """
 import hashlib, json, sys, time
 import numpy as np
 import fairbook, torch
-from fairbook.experiments import uncertainty_fairness as uf
+from fairbook_book.chapters import uncertainty_fairness as uf
 repeats = int(sys.argv[1])
 best = float("inf")
 for _ in range(repeats):
@@ -52,7 +52,7 @@ import hashlib, json, sys, time
 import numpy as np
 import fairbook, torch
 from fairbook.data import load_winobias
-from fairbook.experiments import ucerf as uc
+from fairbook_book.chapters import ucerf as uc
 from fairbook.lm import load_model, score_options
 repeats, pairs = int(sys.argv[1]), int(sys.argv[2])
 lm = load_model(threads=1, seed=0)

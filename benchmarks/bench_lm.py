@@ -57,13 +57,13 @@ def main(argv=None) -> dict:
     import torch
 
     from fairbook.data import load_winobias
-    from fairbook.experiments import ucerf as uc
     from fairbook.lm import (
         load_model,
         score_options,
         score_options_unbatched,
         use_onednn_linear,
     )
+    from fairbook_book.chapters import ucerf as uc
 
     info = machine()
     started = time.perf_counter()

@@ -3,7 +3,7 @@
 ``make book`` and ``make test`` run chapters (and test workers) side by side, each a process
 whose torch work may use several threads. OpenMP's default lets a waiting thread spin, which
 on a shared machine steals the cores the other process's threads need. The candidate,
-``OMP_WAIT_POLICY=PASSIVE`` (what the Makefile and ``fairbook build`` set), lets it sleep.
+``OMP_WAIT_POLICY=PASSIVE`` (what the Makefile and ``fairbook-book build`` set), lets it sleep.
 Baseline: ``OMP_WAIT_POLICY=ACTIVE``, in the same run.
 
 Measured for each policy, with a competing process (a 2-thread torch matrix loop, same
@@ -40,7 +40,7 @@ while True:
 _FIT = """
 import hashlib, json, sys, time
 import numpy as np
-from fairbook.experiments import uncertainty_fairness as uf
+from fairbook_book.chapters import uncertainty_fairness as uf
 threads, repeats = int(sys.argv[1]), int(sys.argv[2])
 best = float("inf")
 for _ in range(repeats):

@@ -26,7 +26,7 @@ from pathlib import Path
 import pandas as pd
 from _harness import machine, write_result
 
-from fairbook.experiments import parallel_time_networks as pc
+from fairbook_book.chapters import parallel_time_networks as pc
 
 
 def main(argv=None) -> dict:

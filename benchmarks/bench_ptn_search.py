@@ -46,7 +46,6 @@ from pathlib import Path
 import numpy as np
 from _harness import write_result
 
-from fairbook.experiments import parallel_time_networks as pc
 from fairbook.forecasting.darts import (
     evaluate_crps,
     make_evaluate,
@@ -58,6 +57,7 @@ from fairbook.forecasting.ptn import PTN
 from fairbook.forecasting.search import genetic_search
 from fairbook.forecasting.space import sample
 from fairbook.papers.seed003 import LORENZ_PROTOCOL
+from fairbook_book.chapters import parallel_time_networks as pc
 
 #: (file suffix, function) -> the stage it stands for, in the profile.
 STAGES = {

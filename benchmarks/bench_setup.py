@@ -35,12 +35,12 @@ from _harness import write_result
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRST_USE = (
-    "import fairbook, fairbook.cli, fairbook.experiments.parallel_time_networks, "
-    "fairbook.experiments.verdict_stability, fairbook.experiments.ucerf, "
-    "fairbook.experiments.fit_variance, fairbook.experiments.uncertainty_fairness, "
-    "fairbook.experiments.conditional_hydragan, fairbook.experiments.small_groups, "
-    "fairbook.experiments.objective_fairness_index, fairbook.experiments.metric_catalogue, "
-    "fairbook.experiments.audit_your_model, torch, sklearn.ensemble, scipy.stats, pandas, "
+    "import fairbook, fairbook.cli, fairbook_book.chapters.parallel_time_networks, "
+    "fairbook_book.chapters.verdict_stability, fairbook_book.chapters.ucerf, "
+    "fairbook_book.chapters.fit_variance, fairbook_book.chapters.uncertainty_fairness, "
+    "fairbook_book.chapters.conditional_hydragan, fairbook_book.chapters.small_groups, "
+    "fairbook_book.chapters.objective_fairness_index, fairbook_book.chapters.metric_catalogue, "
+    "fairbook_book.chapters.audit_your_model, torch, sklearn.ensemble, scipy.stats, pandas, "
     "matplotlib.pyplot, transformers, papermill, sphinx.application, pytest, hypothesis"
 )
 

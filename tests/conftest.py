@@ -5,11 +5,18 @@ network) run first. ``make unit`` runs the tests on every core (``pytest -n``), 
 pytest-xdist hands out tests in collection order: heavy tests left at the end of that order
 keep one worker busy while the others have nothing left to do. First, they overlap with
 everything else. The order changes nothing else: every test is independent of the others.
+
+Before any test imports PyTorch, the CPU kernels are capped as the recordings and references
+were made (:func:`fairbook.instruction_set.pin`; ``import fairbook`` no longer does it).
 """
 
 from __future__ import annotations
 
 import pytest
+
+from fairbook.instruction_set import pin
+
+pin()  # every test worker: the kernels of the recordings, before any PyTorch operation
 
 
 def pytest_configure(config: pytest.Config) -> None:

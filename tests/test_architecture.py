@@ -1,13 +1,16 @@
 """The package's layout rules (CONTRIBUTING.md, "Where things go"), checked on the source.
 
-This module mirrors no single file: it reads every module of ``src/fairbook`` as text and
-syntax tree and checks the rules that keep one home for each concern —
+This module mirrors no single file: it reads every module of the library (``src/fairbook``)
+and of the book's package (``fairbook-book/src/fairbook_book``) as text and syntax tree and
+checks the rules that keep one home for each concern —
 
-* every chapter is a package ``fairbook.experiments.<slug>`` (``<slug>`` the notebook's
+* the library imports nothing of the book's package (the wheel ships without it);
+* no package holds a folder named ``build`` (common ignore rules drop such folders);
+* every chapter is a package ``fairbook_book.chapters.<slug>`` (``<slug>`` the notebook's
   topic) with the same role modules;
 * every module declares ``__all__``;
-* the book's own tooling (``fairbook.build``) is imported by nothing but the command line;
-* generic helpers (``plots``, ``widgets``) and the core do not import the chapters;
+* the book's tooling (``fairbook_book.tooling``) is imported by nothing but its command line;
+* generic helpers (``plots``, ``widgets``) do not import the chapters;
 * library code finds no files by walking up from ``__file__`` and reads nothing in
   ``benchmarks/``;
 * the notebooks' numbers are the order of ``_toc.yml``.
@@ -24,19 +27,24 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGE = ROOT / "src" / "fairbook"
-EXPERIMENTS = PACKAGE / "experiments"
+LIBRARY = ROOT / "src" / "fairbook"
+BOOK = ROOT / "fairbook-book" / "src" / "fairbook_book"
+EXPERIMENTS = BOOK / "chapters"
 
 #: The role modules of every chapter package (besides ``__init__`` and private ``_*.py``).
 ROLES = {"settings", "runs", "results", "replication", "figures", "explorers", "key_results"}
 
 
 def _module_name(path: Path) -> str:
-    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    parts = path.with_suffix("").relative_to(_source_root(path)).parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-MODULES = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+def _source_root(path: Path) -> Path:
+    return LIBRARY.parent if path.is_relative_to(LIBRARY) else BOOK.parent
+
+
+MODULES = {_module_name(p): p for p in sorted([*LIBRARY.rglob("*.py"), *BOOK.rglob("*.py")])}
 TREES = {name: ast.parse(path.read_text(encoding="utf-8")) for name, path in MODULES.items()}
 CHAPTERS = sorted(p for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
@@ -73,7 +81,7 @@ def test_experiments_holds_only_chapter_packages_and_the_profile_rule():
 
 def test_chapter_packages_re_export_with_all():
     for notebook in CHAPTERS:
-        tree = TREES[f"fairbook.experiments.{_slug(notebook)}"]
+        tree = TREES[f"fairbook_book.chapters.{_slug(notebook)}"]
         names = [
             node
             for node in tree.body
@@ -99,23 +107,39 @@ def test_every_module_declares_all(name):
     assert declared, f"{name} has no __all__"
 
 
-def test_only_the_command_line_imports_the_book_tooling():
-    allowed = {"fairbook.cli"} | {n for n in MODULES if n.startswith("fairbook.build")}
+def test_the_library_imports_nothing_of_the_book():
     offenders = {
         name
         for name, tree in TREES.items()
-        if name not in allowed and any(i.startswith("fairbook.build") for i in _imports(tree))
+        if name.split(".")[0] == "fairbook"
+        and any(i.split(".")[0] == "fairbook_book" for i in _imports(tree))
     }
-    assert not offenders, f"import fairbook.build outside the CLI: {sorted(offenders)}"
+    assert not offenders, f"library modules importing the book's package: {sorted(offenders)}"
+
+
+def test_no_package_holds_a_folder_named_build():
+    folders = [p for root in (LIBRARY, BOOK) for p in root.rglob("build") if p.is_dir()]
+    assert not folders, folders
+
+
+def test_only_the_command_line_imports_the_book_tooling():
+    allowed = {"fairbook_book.cli"} | {n for n in MODULES if n.startswith("fairbook_book.tooling")}
+    offenders = {
+        name
+        for name, tree in TREES.items()
+        if name not in allowed
+        and any(i.startswith("fairbook_book.tooling") for i in _imports(tree))
+    }
+    assert not offenders, f"import fairbook_book.tooling outside the CLI: {sorted(offenders)}"
 
 
 def test_core_and_generic_helpers_do_not_import_chapters():
     offenders = {
         name
         for name, tree in TREES.items()
-        if not name.startswith(("fairbook.experiments", "fairbook.build"))
-        and name not in {"fairbook.cli"}
-        and any(i.startswith("fairbook.experiments") for i in _imports(tree))
+        if not name.startswith(("fairbook_book.chapters", "fairbook_book.tooling"))
+        and name not in {"fairbook_book.cli"}
+        and any(i.startswith("fairbook_book.chapters") for i in _imports(tree))
     }
     assert not offenders, f"core modules importing chapter code: {sorted(offenders)}"
 
@@ -137,7 +161,7 @@ def _code_strings(tree: ast.Module):
 def test_library_code_has_no_side_doors():
     problems = []
     for name, tree in TREES.items():
-        if name.startswith("fairbook.build"):
+        if name.startswith("fairbook_book.tooling"):
             continue  # the book's tooling may find the repository it builds
         if any(isinstance(n, ast.Name) and n.id == "__file__" for n in ast.walk(tree)):
             problems.append(f"{name} uses __file__")

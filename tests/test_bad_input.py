@@ -19,9 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairbook.audit import audit
-from fairbook.cli import main
 from fairbook.confusion import confusion_counts, multiclass_counts
 from fairbook.metrics import bias_report, compare, compute
+from fairbook_book.cli import main  # the library's commands and the book's
 
 # ------------------------------------------------------------------ the library, as a table
 LIBRARY_ERRORS = [
@@ -435,7 +435,7 @@ def test_audit_object_groups_mixing_ints_and_text_are_one_line():
         audit([1, 0, 1, 0], [1, 1, 0, 0], groups)
 
 
-# ------------------------------------------ fairbook record / ledger / figures / run (issue 37)
+# ------------------------------- fairbook-book record / ledger / figures / run (issue 37)
 def _cli(*argv):
     try:
         return main(list(argv))
@@ -515,7 +515,7 @@ def test_record_into_a_path_under_a_file_is_one_line(tmp_path, capsys):
 
 
 def test_record_unwritable_folder_is_refused_before_computing(tmp_path, capsys, monkeypatch):
-    import fairbook.recordings as recordings
+    import fairbook_book.recordings as recordings
 
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied", str(tmp_path))

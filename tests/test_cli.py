@@ -10,7 +10,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from fairbook import cli
+from fairbook_book import cli
 
 
 def make_notebook(
@@ -92,7 +92,7 @@ def test_run_unknown_chapter_exits_2_listing_chapters(
 ) -> None:
     assert run_cli("run", "07") == 2
     err = capsys.readouterr().err
-    assert "fairbook run: error: unknown chapter '07'" in err
+    assert "fairbook-book run: error: unknown chapter '07'" in err
     assert "01 (01_tiny), 02 (02_other_topic)" in err
 
 
@@ -221,7 +221,7 @@ def test_data_bad_action_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
 def test_a_subcommand_is_one_function(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(cli, "_COMMANDS", dict(cli._COMMANDS))
+    monkeypatch.setattr(cli.COMMAND_LINE, "commands", dict(cli.COMMAND_LINE.commands))
 
     @cli.subcommand("hello", help="say hello", arguments=[cli.arg("--name", default="you")])
     def _hello(args):
@@ -233,9 +233,9 @@ def test_a_subcommand_is_one_function(
     assert capsys.readouterr().out == "hello book\n"
 
 
-def test_python_dash_m_fairbook(book: Path) -> None:
+def test_python_dash_m_fairbook_book(book: Path) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "fairbook", "chapters"],
+        [sys.executable, "-m", "fairbook_book", "chapters"],
         capture_output=True,
         text=True,
         check=False,
@@ -243,7 +243,7 @@ def test_python_dash_m_fairbook(book: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "01_tiny" in proc.stdout
     proc = subprocess.run(
-        [sys.executable, "-m", "fairbook", "run", "zz"],
+        [sys.executable, "-m", "fairbook_book", "run", "zz"],
         capture_output=True,
         text=True,
         check=False,
@@ -285,14 +285,14 @@ def test_audit_subcommand_bad_column_exits_2(tmp_path):
     assert exc.value.code == 2
 
 
-# ---- fairbook ledger and fairbook figures ----------------------------------------------------
+# ---- fairbook-book ledger and fairbook-book figures ---------------------------------------
 
 
 def _executed_chapter_with_rows(folder: Path) -> None:
     from IPython.core.formatters import DisplayFormatter
 
-    from fairbook.ledger import chapter_ledger
-    from fairbook.replication import Row, replication_table
+    from fairbook_book.ledger import chapter_ledger
+    from fairbook_book.replication import Row, replication_table
 
     table = replication_table(
         [
@@ -413,7 +413,7 @@ def test_record_listing_points_to_units_recorded_at_another_profile(tmp_path, ca
     out = capsys.readouterr().out
     assert out.startswith("03_small_groups at profile 'full', seed 0:\n")
     assert "nothing recorded yet (0 of 146 units)" in out
-    assert "(1 unit(s) recorded at profile 'fast': fairbook record 03 --profile fast)" in out
+    assert "(1 unit(s) recorded at profile 'fast': fairbook-book record 03 --profile fast)" in out
     assert run_cli("record", "03", "--profile", "fast", "--into", into) == 0
     out = capsys.readouterr().out
     assert "1 of 73 units" in out and "recorded at profile" not in out
@@ -481,7 +481,7 @@ def test_version_is_the_installed_package_version(capsys: pytest.CaptureFixture[
     from importlib.metadata import version
 
     assert run_cli("--version") == 0
-    assert capsys.readouterr().out.strip() == f"fairbook {version('fairbook')}"
+    assert capsys.readouterr().out.strip() == f"fairbook-book {version('fairbook')}"
 
 
 def test_data_where_a_name_prints_its_file(
@@ -542,7 +542,7 @@ def test_ledger_compare_lists_what_changed(
 ) -> None:
     import pandas as pd
 
-    from fairbook import ledger
+    from fairbook_book import ledger
 
     now = pd.DataFrame(
         {"paper": ["p", "p"], "source": ["T"] * 2, "quantity": ["a", "b"],
@@ -571,8 +571,8 @@ def test_ledger_compare_lists_what_changed(
 
 
 def test_the_ledger_command_offers_every_outcome() -> None:
-    from fairbook.cli import LEDGER_OUTCOMES
-    from fairbook.replication import OUTCOMES
+    from fairbook_book.cli import LEDGER_OUTCOMES
+    from fairbook_book.replication import OUTCOMES
 
     assert LEDGER_OUTCOMES == OUTCOMES
 
@@ -581,7 +581,7 @@ def _ledger_of_this_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """A one-row ledger read from an (empty) executed folder: what --compare compares with."""
     import pandas as pd
 
-    from fairbook import ledger
+    from fairbook_book import ledger
 
     now = pd.DataFrame(
         {"paper": ["p"], "source": ["T"], "quantity": ["a"], "chapter": ["01"],
@@ -619,7 +619,7 @@ def test_ledger_compare_refuses_json_that_is_not_a_ledger(
 def test_ledger_compare_escapes_terminal_characters_of_another_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:
-    from fairbook import ledger
+    from fairbook_book import ledger
 
     now = _ledger_of_this_build(tmp_path, monkeypatch)
     hostile = now.assign(quantity=["\x1b[31mred\x1b[0m"], outcome=["differs"])
@@ -633,8 +633,7 @@ def test_ledger_compare_escapes_terminal_characters_of_another_file(
 def test_a_reader_that_stops_early_ends_the_command_without_a_traceback(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # `fairbook ledger | head -1`: the pipe closes while the command still prints
-    from fairbook import cli
+    # `fairbook-book ledger | head -1`: the pipe closes while the command still prints
 
     class ClosedPipe:
         def write(self, text):
@@ -645,3 +644,23 @@ def test_a_reader_that_stops_early_ends_the_command_without_a_traceback(
 
     monkeypatch.setattr(sys, "stdout", ClosedPipe())
     assert cli.main(["chapters"]) == 141
+
+
+# ---- the library's command: audit and data only --------------------------------------------
+
+
+def test_the_library_command_has_only_its_own_commands(capsys: pytest.CaptureFixture[str]):
+    from fairbook.cli import BOOK_COMMANDS, build_parser
+
+    choices = build_parser()._subparsers._group_actions[0].choices
+    assert set(choices) == {"audit", "data"}
+    assert set(BOOK_COMMANDS) == set(cli.COMMAND_LINE.commands) - {"audit", "data"}
+
+
+@pytest.mark.parametrize("command", ["build", "record", "verify", "ledger", "student"])
+def test_a_book_command_of_the_library_says_where_it_is(command, capsys):
+    from fairbook.cli import main
+
+    assert main([command, "03"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"fairbook-book {command}" in err and "checkout" in err

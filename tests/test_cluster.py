@@ -15,8 +15,8 @@ import torch
 from fairbook import cluster
 from fairbook.cli import main
 from fairbook.devices import DeviceUnavailable
-from fairbook.recordings import Recordable, UnitLost, load, record
-from fairbook.reproduction.signature import kernel_signature
+from fairbook_book.recordings import Recordable, UnitLost, load, record
+from fairbook_book.reproduction.signature import kernel_signature
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +38,7 @@ def _tables(root, chapter, recordable):
 
 
 def _cps():
-    from fairbook.experiments import small_groups as sg
+    from fairbook_book.chapters import small_groups as sg
 
     # chapter 03's CPS units at a tiny budget: the same code as the full recording's
     config = {"seed": 0, **sg.settings("fast"), "n_estimators": 5, "cps_draws": 200}
@@ -206,7 +206,7 @@ def test_jobqueue_job_scripts_carry_the_options():
 
 
 def test_the_provenance_of_a_remote_unit_is_read_on_its_worker(client):
-    facts = client.submit(lambda: __import__("fairbook.recordings").recordings._machine(),
+    facts = client.submit(lambda: __import__("fairbook_book.recordings").recordings._machine(),
                           pure=False).result()  # fmt: skip
     assert facts["host"] == platform.node() and facts["kernels"] == kernel_signature()
     json.dumps(facts)  # all of it goes into the JSON provenance

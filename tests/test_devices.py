@@ -1,4 +1,4 @@
-"""Tests of fairbook.devices and ``fairbook record --device`` (no GPU needed: CUDA's
+"""Tests of fairbook.devices and ``fairbook-book record --device`` (no GPU needed: CUDA's
 availability is monkeypatched)."""
 
 import importlib
@@ -8,9 +8,9 @@ import pytest
 import torch
 
 from fairbook import devices
-from fairbook.build import chapters
 from fairbook.cli import main
-from fairbook.recordings import Recordable
+from fairbook_book.recordings import Recordable
+from fairbook_book.tooling import chapters
 
 
 def _no_cuda(monkeypatch):
@@ -57,7 +57,7 @@ def test_on_device_gives_a_recording_of_its_own_only_where_device_is_a_parameter
 def _recordings():
     found = {}
     for chapter in chapters.discover():
-        package = importlib.import_module(f"fairbook.experiments.{chapter.topic}")
+        package = importlib.import_module(f"fairbook_book.chapters.{chapter.topic}")
         for name, recordable in getattr(package, "RECORDINGS", {}).items():
             found[f"{chapter.slug}/{name}"] = (package, recordable)
     return found
@@ -119,7 +119,7 @@ def test_record_device_cuda_on_a_gpu_machine_records_into_its_own_recording(
 ):
     """With CUDA (faked), ``--device cuda`` reaches the units' settings and the provenance;
     the unit itself is replaced by one that reports its settings (no GPU runs here)."""
-    from fairbook.experiments import parallel_time_networks as pc
+    from fairbook_book.chapters import parallel_time_networks as pc
 
     _fake_cuda(monkeypatch)
     monkeypatch.setattr(torch.cuda, "get_device_name", lambda *a: "Fake GPU")

@@ -1,4 +1,5 @@
-"""Every example in every docstring of the package runs and shows what it says.
+"""Every example in every docstring of the library and the book's package runs and shows what
+it says.
 
 The style guide asks for a small example in each docstring; an example that has drifted
 from the code misleads a reader more than no example. Some modules' tests run their own
@@ -19,10 +20,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
 import fairbook  # noqa: E402
+import fairbook_book  # noqa: E402
 
 _FOUND = [
     info
-    for info in pkgutil.walk_packages(fairbook.__path__, "fairbook.")
+    for package in (fairbook, fairbook_book)
+    for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}.")
     if not info.name.endswith("__main__")
 ]
 MODULES = sorted(info.name for info in _FOUND)
@@ -34,7 +37,7 @@ PACKAGES = {info.name for info in _FOUND if info.ispkg}
 #: examples all need downloaded data (+SKIP). Every other module must carry at least one
 #: example that runs.
 WITHOUT_EXAMPLES = {
-    "fairbook.cli",
+    "fairbook_book.cli",
     "fairbook.papers.seed000",
     "fairbook.papers.seed001",
     "fairbook.papers.seed003",
@@ -45,7 +48,9 @@ WITHOUT_EXAMPLES = {
 def test_every_module_is_found():
     assert len(MODULES) > 50
     assert WITHOUT_EXAMPLES <= set(MODULES) - PACKAGES
-    assert {"fairbook.metrics.rates", "fairbook.forecasting.ptn", "fairbook.plots"} <= set(MODULES)
+    assert {"fairbook.metrics.rates", "fairbook.forecasting.ptn", "fairbook_book.plots"} <= set(
+        MODULES
+    )
 
 
 @pytest.mark.parametrize("name", MODULES)

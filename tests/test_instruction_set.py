@@ -63,10 +63,11 @@ def test_describe_never_imports_torch():
 @pytest.mark.skipif(
     platform.machine().lower() not in {"x86_64", "amd64"}, reason="the cap is for x86-64"
 )
-def test_importing_fairbook_caps_torchs_kernels_at_avx2_in_a_fresh_process():
+def test_a_chapters_setup_caps_torchs_kernels_at_avx2_in_a_fresh_process():
     env = {k: v for k, v in os.environ.items() if k not in PINNED and k != OPT_OUT}
     code = (
-        "import json, fairbook, torch; from fairbook import instruction_set as i; "
+        "import json, torch; from fairbook_book import chapter_setup; chapter_setup(); "
+        "from fairbook import instruction_set as i; "
         "torch.ones(2) + 1; print(json.dumps(i.describe()))"
     )
     out = subprocess.run(
@@ -95,13 +96,28 @@ def _has_avx512() -> bool:
 
 
 @pytest.mark.skipif(not _has_avx512(), reason="needs a processor with AVX-512")
-def test_torch_used_before_fairbook_is_warned_about():
+def test_torch_used_before_the_pin_is_warned_about():
     env = {k: v for k, v in os.environ.items() if k not in PINNED and k != OPT_OUT}
     code = (
-        "import warnings, torch; torch.ones(2) + 1; warnings.simplefilter('error'); import fairbook"
+        "import warnings, torch; torch.ones(2) + 1; warnings.simplefilter('error'); "
+        "from fairbook.instruction_set import pin; pin()"
     )
     late = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert late.returncode != 0 and "will not reproduce bit for bit" in late.stderr
     in_time = code.replace("torch.ones(2) + 1; ", "")  # imported, not used: still in time
     out = subprocess.run([sys.executable, "-c", in_time], capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr
+
+
+def test_importing_fairbook_changes_nothing_in_the_process():
+    # a practitioner's `import fairbook` (and its command line's module) leaves the environment
+    # as it was: the cap is an explicit call
+    code = (
+        "import os, json; before = dict(os.environ); import fairbook, fairbook.cli, "
+        "fairbook.instruction_set; print(json.dumps(dict(os.environ) == before))"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in PINNED and k != OPT_OUT}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    assert json.loads(out.stdout) is True

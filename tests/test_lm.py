@@ -235,7 +235,7 @@ def test_fast_gguf_restores_the_library():
 def test_the_book_imports_without_the_lm_stack():
     code = (
         "import sys, fairbook.ucerf, fairbook.lm, fairbook.data, "
-        "fairbook.experiments.ucerf; "
+        "fairbook_book.chapters.ucerf; "
         "print(sorted(m for m in ('transformers', 'gguf', 'accelerate') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

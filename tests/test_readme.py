@@ -34,5 +34,5 @@ def test_the_jupyterlab_quick_start_is_a_make_target():
     block = re.search(r"```bash\n(.*?)```", section, re.S).group(1)
     assert block.split("#")[0].strip() == "make lab"
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    assert re.search(r"^lab: ", makefile, re.M) and "fairbook.build.lab" in makefile
+    assert re.search(r"^lab: ", makefile, re.M) and "fairbook_book.tooling.lab" in makefile
     assert "/lab/" in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()

@@ -1,7 +1,7 @@
 """The repository's release files: licences, the citation, the conda environment (issue 39).
 
 These are files at the repository root, not a module of ``src/fairbook``; the version in the
-built pages is tested in ``tests/build/test_chapters.py``."""
+built pages is tested in ``tests/book/tooling/test_chapters.py``."""
 
 import re
 import tomllib

@@ -1,9 +1,9 @@
-"""fairbook."""
+"""fairbook: fairness under uncertainty and variance.
 
-from .instruction_set import pin as _pin_instruction_set
+The package is used through its modules (``fairbook.metrics``, ``fairbook.stats``,
+``fairbook.uncertainty``, ``fairbook.variance``, ``fairbook.audit``, ...; see ARCHITECTURE.md).
+Importing it changes nothing in the process: the book's CPU-kernel cap for bit-reproducible
+PyTorch runs is an explicit call, :func:`fairbook.instruction_set.pin`.
+"""
 
-# before any PyTorch operation: the same CPU kernels on every x86-64 machine, so that the
-# recordings and the chapters' references reproduce bit for bit (fairbook.instruction_set)
-_pin_instruction_set()
-
-__all__: list[str] = []  # the package is used through its modules (see CONTRIBUTING.md)
+__all__: list[str] = []

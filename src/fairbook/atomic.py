@@ -26,7 +26,7 @@ import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
-__all__ = ["check_outputs", "write_atomic"]
+__all__ = ["check_outputs", "os_reason", "write_atomic"]
 
 
 def _same(a: Path, b: Path) -> bool:
@@ -37,7 +37,9 @@ def _same(a: Path, b: Path) -> bool:
         return False
 
 
-def check_outputs(*, inputs: Iterable, outputs: Mapping[str, object]) -> dict[str, Path]:
+def check_outputs(
+    *, inputs: Iterable, outputs: Mapping[str, str | os.PathLike[str] | None]
+) -> dict[str, Path]:
     """Validate every output path before any work is done.
 
     Parameters
@@ -151,3 +153,21 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def os_reason(exc: OSError) -> str:
+    """What an ``OSError`` means, in a few words (a path under a file, no permission, …);
+    the command lines' messages use it too.
+
+    Examples
+    --------
+    >>> os_reason(PermissionError(13, "Permission denied", "/x"))
+    'Permission denied: /x'
+    """
+    if isinstance(exc, (FileExistsError, NotADirectoryError)):
+        path = Path(exc.filename or ".")
+        for part in (path, *path.parents):  # the file that stands where a folder must be
+            if part.exists() and not part.is_dir():
+                return f"{part} is a file, not a folder"
+        return f"{exc.filename or 'a part of the path'} is a file, not a folder"
+    return f"{exc.strerror or type(exc).__name__}" + (f": {exc.filename}" if exc.filename else "")

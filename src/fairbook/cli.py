@@ -1,18 +1,19 @@
-"""The ``fairbook`` command line (also ``python -m fairbook``).
+"""The ``fairbook`` command line (also ``python -m fairbook``): the library's commands.
 
-Every subcommand is one function decorated with :func:`subcommand`, which declares its
-arguments; the function receives the parsed :class:`argparse.Namespace` and returns an exit
-status. Adding a subcommand (e.g. ``audit``) is adding one such function::
+``fairbook audit FILE`` audits a file of predictions across groups; ``fairbook data`` fetches,
+verifies, locates and exports the data sets. The book's own commands (``build``, ``run``,
+``record``, ``verify``, ``chapters``, ``figures``, ``ledger``, ``student``) belong to the
+repository's ``fairbook-book`` command, installed by ``make setup`` in a checkout; ``fairbook``
+names them and says so.
 
-    @subcommand("audit", help="...", arguments=[arg("predictions", help="...")])
-    def _audit(args):
-        from fairbook.audit import main
-        return main(args)
+Every subcommand is one function registered on a :class:`CommandLine` with
+:meth:`CommandLine.subcommand`, which declares its arguments; the function receives the parsed
+:class:`argparse.Namespace` and returns an exit status. ``fairbook-book`` is another
+:class:`CommandLine` built the same way.
 
-Exit status: 0 success, 1 failure (a chapter raised, data did not verify), 2 usage error
-(unknown chapter, unknown parameter, bad value, a damaged recording, an empty or unreadable
-ledger), 130 after Ctrl-C, 128 + the signal after SIGTERM or SIGHUP during ``record``, 141
-when the reader of a pipe stops early (``fairbook ledger | head``), without a traceback.
+Exit status: 0 success, 1 failure (data did not verify), 2 usage error (bad input, a bad
+value, an unknown data set), 130 after Ctrl-C, 141 when the reader of a pipe stops early
+(``fairbook audit f.csv | head``), without a traceback.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["arg", "build_parser", "main", "subcommand"]
+__all__ = ["BOOK_COMMANDS", "CommandLine", "UsageError", "arg", "build_parser", "main"]
 
 Handler = Callable[[argparse.Namespace], int | None]
 
@@ -49,578 +50,131 @@ class _Command:
     arguments: list[_Arg] = field(default_factory=list)
 
 
-_COMMANDS: dict[str, _Command] = {}
-
-
-def subcommand(
-    name: str,
-    *,
-    help: str,
-    description: str | None = None,
-    arguments: Sequence[_Arg] = (),
-) -> Callable[[Handler], Handler]:
-    """Register the decorated function as ``fairbook NAME``."""
-
-    def register(func: Handler) -> Handler:
-        text = inspect.cleandoc(description or func.__doc__ or "") or None
-        _COMMANDS[name] = _Command(name, func, help, text, list(arguments))
-        return func
-
-    return register
-
-
 class UsageError(Exception):
-    """Printed as ``fairbook: error: ...`` with exit status 2."""
+    """Printed as ``PROG COMMAND: error: ...`` with exit status 2."""
 
 
-# ---------------------------------------------------------------------------------------------
-# subcommands
+@dataclass
+class CommandLine:
+    """A command with subcommands: ``fairbook`` and the book's ``fairbook-book``.
 
+    Parameters
+    ----------
+    prog : str
+        The command's name.
+    description : str
+        What ``--help`` says first.
+    usage_errors : tuple of exception types
+        Besides :class:`UsageError`, the exceptions that end with exit status 2 and one line.
 
-@subcommand(
-    "build",
-    help="execute every chapter with papermill and build the static book in _build/html",
-    arguments=[
-        arg(
-            "--profile",
-            choices=("fast", "full"),
-            default="fast",
-            help="fast: minutes on 2 CPU cores (default); full: the papers' scale",
-        ),
-        arg(
-            "--no-execute",
-            action="store_true",
-            help="reuse the executed notebooks in _build/executed (only re-render the HTML)",
-        ),
-        arg(
-            "-j",
-            "--jobs",
-            type=int,
-            default=1,
-            help="execute up to JOBS chapters side by side, longest first (default 1; the "
-            "Makefile passes the number of cores)",
-        ),
-        arg(
-            "--timings",
-            help="chapter seconds of an earlier build (JSON), to start the longest first when "
-            "_build has none (the Makefile passes the committed "
-            "tests/notebooks/reference/timings-<profile>.json)",
-        ),
-    ],
-)
-def _build(args: argparse.Namespace) -> int:
-    """Execute every chapter (notebooks/NN_*.ipynb) with the chosen profile into
-    _build/executed/notebooks, then build _build/html from those copies with
-    `jupyter-book build -W -n --keep-going`."""
-    from fairbook.build import chapters
+    Examples
+    --------
+    >>> demo = CommandLine("demo", "a demonstration")
+    >>> @demo.subcommand("hello", help="say hello", arguments=[arg("--name", default="you")])
+    ... def _hello(args):
+    ...     print(f"hello, {args.name}")
+    >>> demo.main(["hello", "--name", "Ada"])
+    hello, Ada
+    0
+    """
 
-    if args.jobs < 1:
-        raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
-    return chapters.build(
-        profile=args.profile,
-        execute_chapters=not args.no_execute,
-        jobs=args.jobs,
-        timings_fallback=args.timings,
-    )
+    prog: str
+    description: str
+    usage_errors: tuple[type[Exception], ...] = ()
+    commands: dict[str, _Command] = field(default_factory=dict)
 
+    def subcommand(
+        self,
+        name: str,
+        *,
+        help: str,
+        description: str | None = None,
+        arguments: Sequence[_Arg] = (),
+    ) -> Callable[[Handler], Handler]:
+        """Register the decorated function as ``PROG NAME``."""
 
-def _parameter_pairs(values: list[list[str]] | None) -> dict[str, str]:
-    pairs: dict[str, str] = {}
-    for name, value in values or []:
-        if name in pairs:
-            raise UsageError(f"parameter {name} given twice")
-        pairs[name] = value
-    return pairs
+        def register(func: Handler) -> Handler:
+            text = inspect.cleandoc(description or func.__doc__ or "") or None
+            self.commands[name] = _Command(name, func, help, text, list(arguments))
+            return func
 
+        return register
 
-@subcommand(
-    "run",
-    help="run one chapter with parameters (papermill) into _build/runs/",
-    arguments=[
-        arg("chapter", help="01, 01_metric_catalogue, metric_catalogue or the file name"),
-        arg(
-            "-p",
-            "--parameter",
-            nargs=2,
-            action="append",
-            metavar=("NAME", "VALUE"),
-            help="set a parameter of the chapter's parameters cell (repeatable)",
-        ),
-        arg("--profile", choices=("fast", "full"), help="shorthand for -p profile VALUE"),
-        arg("-o", "--output", help="output notebook (default _build/runs/CHAPTER-PARAMS.ipynb)"),
-        arg("--log-output", action="store_true", help="echo the cells' output while running"),
-    ],
-)
-def _run(args: argparse.Namespace) -> int:
-    """Execute one chapter with papermill. Parameters are checked against the chapter's
-    `parameters` cell and converted to its declared types; see `fairbook chapters`."""
-    from fairbook.build import chapters
+    def build_parser(self) -> argparse.ArgumentParser:
+        """The :class:`argparse.ArgumentParser` of every registered subcommand."""
+        parser = argparse.ArgumentParser(prog=self.prog, description=self.description)
+        parser.add_argument("--version", action="version", version=f"{self.prog} {_version()}")
+        sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+        for command in self.commands.values():
+            p = sub.add_parser(
+                command.name,
+                help=command.help,
+                description=command.description,
+                formatter_class=argparse.RawDescriptionHelpFormatter,
+            )
+            for a in command.arguments:
+                p.add_argument(*a.flags, **a.kwargs)
+            p.set_defaults(_handler=command.handler)
+        return parser
 
-    params = _parameter_pairs(args.parameter)
-    if args.profile:
-        if "profile" in params and params["profile"] != args.profile:
-            raise UsageError("--profile and -p profile disagree")
-        params["profile"] = args.profile
-    try:
-        result = chapters.run(args.chapter, params, output=args.output, log_output=args.log_output)
-    except OSError as exc:  # the output's folder cannot be made (a path under a file, ...)
-        raise UsageError(
-            f"cannot write {args.output or 'the output notebook'}: {_why(exc)}"
-        ) from None
-    if not result.ok:
-        print(f"fairbook run: {result.chapter.slug} failed: {result.error}", file=sys.stderr)
-        print(f"the executed notebook (with the traceback) is {result.output}", file=sys.stderr)
-        return 1
-    print(f"{result.output}  ({result.seconds:.1f} s)")
-    return 0
-
-
-@subcommand(
-    "record",
-    help="record a chapter's expensive runs at full scale (resumable, unit by unit)",
-    arguments=[
-        arg("chapter", help="chapter number, stem or topic (e.g. 03)"),
-        arg("recording", nargs="?", help="which recording (default: list them)"),
-        arg("--units", nargs="+", help="only these units (default: all not yet recorded)"),
-        arg(
-            "--profile",
-            default="full",
-            help="fast, full, or another profile the chapter defines (08: decisive); default full",
-        ),
-        arg("--seed", type=int, default=0, help="the chapter's seed (default 0)"),
-        arg("--n-jobs", type=int, default=1, help="units run side by side (default 1)"),
-        arg("--into", help="another folder than the package's recorded/ (default)"),
-        arg(
-            "--scheduler",
-            help="run the units on a Dask cluster: local (a LocalCluster of --n-jobs workers, "
-            "default all cores) or a scheduler's address, tcp://host:8786; this process "
-            "writes each finished unit (default: joblib processes here)",
-        ),
-        arg(
-            "--device",
-            help="where the units train their torch models: cpu, cuda or cuda:N (only the "
-            "recordings of 06, 08 that train torch models on a device; default: the profile's)",
-        ),
-        arg(
-            "--refingerprint",
-            action="store_true",
-            help="run nothing: re-attest the recorded units whose code (by their commit) is "
-            "today's under the recording's current fingerprint definition",
-        ),
-    ],
-)
-def _record(args: argparse.Namespace) -> int:
-    """Run a chapter's recordable computation at the given profile, one unit (a size, a seed)
-    at a time, and write each unit's table with its provenance (command, parameters, commit,
-    code fingerprint, packages, cores, wall time, date) under src/fairbook/recorded/. Units
-    already recorded by today's code with the same parameters are skipped, so an interrupted
-    recording resumes. The chapter shows the recording beside its fast build, or as stale
-    when the code it depends on has changed.
-
-    --scheduler local|ADDRESS runs the units on a Dask cluster (fairbook.cluster); each unit's
-    provenance names the host and kernel signature it ran under. --device cuda trains on a
-    GPU where the recording's units take a device (fairbook.devices); a device that is not
-    there is refused with one line."""
-    import importlib
-
-    from fairbook import recordings
-    from fairbook.build import chapters
-
-    chapter = chapters.resolve(args.chapter, chapters.discover())
-    package = importlib.import_module(f"fairbook.experiments.{chapter.topic}")
-    available = getattr(package, "RECORDINGS", {})
-    try:
-        profile_settings = package.settings(args.profile)
-    except ValueError as exc:  # an unknown profile
-        raise UsageError(f"{chapter.slug}: {exc}") from None
-    if not args.recording:
-        lines = [
-            f"{chapter.slug} at profile {args.profile!r}, seed {args.seed}:"
-            if available
-            else f"{chapter.slug}: nothing to record"
-        ]
-        for name, recordable in available.items():
-            config = {"seed": args.seed, **profile_settings}
-            try:
-                state = recordings.load(chapter.slug, recordable, settings=config, root=args.into)
-                elsewhere = _recorded_at_other_profiles(
-                    chapter.slug, recordable, package, args.profile, seed=args.seed, root=args.into
-                )
-            except ValueError as exc:  # a damaged unit (recordings.DamagedRecording)
-                raise UsageError(str(exc)) from None
-            lines.append(f"{name}: {recordable.description}\n  {state.describe()}")
-            lines += [
-                f"  ({count} unit(s) recorded at profile {profile!r}: "
-                f"fairbook record {args.chapter} --profile {profile})"
-                for profile, count in elsewhere.items()
-            ]
-        print("\n".join(lines))  # only once every recording has been read: an error is alone
-        return 0
-    if args.recording not in available:
-        raise UsageError(
-            f"{chapter.slug} has no recording {args.recording!r}; "
-            f"it has {sorted(available) or 'none'}"
-        )
-    if args.n_jobs == 0:
-        raise UsageError("--n-jobs must not be 0 (1 = one at a time, -1 = all cores)")
-    recordable = available[args.recording]
-    scheduler = _record_scheduler(args)
-    if args.device is not None:
-        recordable, profile_settings = _record_device(
-            chapter.slug, recordable, package, args.profile, args.device,
-            here=scheduler in (None, "local"),
-        )  # fmt: skip
-    config = {"seed": args.seed, **profile_settings, "n_jobs": args.n_jobs}
-    if args.refingerprint:
-        if args.units:
-            raise UsageError("--refingerprint checks every recorded unit; leave out --units")
+    def main(self, argv: Sequence[str] | None = None) -> int:
+        """Parse ``argv`` (default: the process's), run the subcommand, return its status."""
+        parser = self.build_parser()
+        args = parser.parse_args(argv)
         try:
-            outcome = recordings.refingerprint(chapter.slug, recordable, root=args.into)
-            state = recordings.load(chapter.slug, recordable, settings=config, root=args.into)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-        for unit, result in outcome.items():
-            print(f"{unit}: {result}")
-        print(f"{len(outcome) or 'no'} unit(s) checked. {state.describe()}")
-        return 0
-    try:
-        written = recordings.record(
-            chapter.slug,
-            recordable,
-            config,
-            units=args.units,
-            root=args.into,
-            progress=None,
-            echo=lambda line: print(f"fairbook record: {line}", file=sys.stderr, flush=True),
-            scheduler=scheduler,
-        )
-        state = recordings.load(chapter.slug, recordable, settings=config, root=args.into)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    except recordings.UnitLost as exc:
-        print(f"fairbook record: {exc}", file=sys.stderr, flush=True)
-        return 1
-    print(f"{len(written)} unit(s) written. {state.describe()}")
-    return 0
+            status = args._handler(args)
+        except (UsageError, *self.usage_errors) as exc:  # type: ignore[misc]
+            parser.exit(2, f"{parser.prog} {args.command}: error: {exc}\n")
+        except KeyboardInterrupt as exc:  # Ctrl-C; SIGTERM/SIGHUP in a recording (Terminated)
+            return getattr(exc, "status", 130)
+        except BrokenPipeError:  # the reader of a pipe stopped early (`... | head`)
+            _silence_stdout()
+            return 141  # 128 + SIGPIPE, as a shell reports it
+        return int(status or 0)
 
 
-def _record_scheduler(args: argparse.Namespace) -> str | None:
-    """``--scheduler`` checked (``local`` or an address), or None; a local cluster gets
-    ``--n-jobs`` workers when that is more than 1."""
-    if args.scheduler is None:
-        return None
-    from fairbook.cluster import check_scheduler
+def _version() -> str:
+    """The installed library's version ("unknown" outside an install)."""
+    from importlib.metadata import PackageNotFoundError, version
 
     try:
-        scheduler = check_scheduler(args.scheduler)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    if args.refingerprint:
-        raise UsageError("--refingerprint runs nothing; leave out --scheduler")
-    return scheduler
+        return version("fairbook")
+    except PackageNotFoundError:  # pragma: no cover (the command exists only when installed)
+        return "unknown"
 
 
-def _record_device(chapter: str, recordable, package, profile: str, device: str, *, here: bool):
-    """The recording and the profile's settings for ``--device DEVICE`` (fairbook.devices):
-    refused with one line for a recording that trains no torch model, one that trains on
-    the CPU only, or a device that is not here; for a recording that reads its device from
-    its settings, the chapter's ``settings(profile, device=...)`` (and, when the device is
-    one of its parameters and not the CPU, its own recording ``NAME-cuda``). ``here``
-    false (a remote scheduler): the device is checked on the workers, not here."""
-    from fairbook import devices
+def _silence_stdout() -> None:
+    """Point the standard output at the null device, so that the interpreter's flush at
+    exit does not fail on the closed pipe again (with a traceback)."""
+    import os
 
     try:
-        devices.device_kind(device)
-    except ValueError as exc:
-        raise UsageError(f"--device: {exc}") from None
-    use = devices.torch_use(chapter, recordable.name)
-    where = f"{chapter}/{recordable.name}"
-    if use is None:
-        raise UsageError(f"--device applies to recordings that train torch models; {where} "
-                         "trains none")  # fmt: skip
-    if use.how == "cpu":
-        raise UsageError(f"{where} trains on the CPU only: {use.note}")
-    if use.how == "gpu" and devices.device_kind(device) != "cuda":
-        raise UsageError(f"{where} trains on CUDA only ({use.note}); leave out --device")
-    try:
-        if here:
-            devices.check_device(device)
-    except devices.DeviceUnavailable as exc:
-        raise UsageError(str(exc)) from None
-    try:
-        settings = package.settings(profile, device=device)
-    except ValueError as exc:
-        raise UsageError(f"{chapter}: {exc}") from None
-    if use.how == "gpu":
-        return recordable, settings
-    return devices.on_device(recordable, device), settings
-
-
-@subcommand(
-    "verify",
-    help="re-run each recording's cheapest unit here and say how far this machine is from it",
-    arguments=[
-        arg("chapters", nargs="*", help="chapter numbers or NN/recording (default: every one)"),
-        arg("--json", action="store_true", help="print the outcomes as JSON"),
-    ],
-)
-def _verify(args: argparse.Namespace) -> int:
-    """For each recording: the kernel signature it was recorded under and this machine's,
-    the largest absolute and relative deviation of the re-run from the recording, and which
-    verdicts flip. Bits are required only under the same kernel signature; elsewhere a
-    measured tolerance and equal verdicts (fairbook.reproduction). Exit 1 if a check fails."""
-    import json
-
-    from fairbook.build.verify import checks_for, run_check
-    from fairbook.reproduction.signature import describe_signature, kernel_signature
-
-    try:
-        chosen = checks_for(args.chapters)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    here = kernel_signature()
-    if not args.json:
-        print(f"this machine: {describe_signature(here)}", flush=True)
-    outcomes = []
-    for check in chosen:
-        outcome = run_check(check, here=here)
-        outcomes.append(outcome)
-        if not args.json:
-            print("\n".join(outcome.lines()), flush=True)
-    passed = sum(o.passed for o in outcomes)
-    if args.json:
-        print(json.dumps([o.to_dict() for o in outcomes], indent=1, default=str))
-    else:
-        print(f"{passed} of {len(outcomes)} recordings reproduce on this machine")
-    return 0 if passed == len(outcomes) else 1
-
-
-def _recorded_at_other_profiles(
-    chapter, recordable, package, asked: str, *, seed: int, root
-) -> dict[str, int]:
-    """How many units of ``recordable`` were recorded at each of the chapter's profiles other
-    than ``asked`` (the listing counts only the asked profile's: without this, a recording
-    made at another profile would read as "nothing recorded yet"). Provenance only."""
-    from fairbook import recordings
-
-    counts = {}
-    for profile in getattr(package, "PROFILES", {}):
-        if profile == asked:
-            continue
-        config = {"seed": seed, **package.settings(profile)}
-        units = recordings.recorded_units(chapter, recordable, settings=config, root=root)
-        if units:
-            counts[profile] = len(units)
-    return counts
-
-
-@subcommand(
-    "chapters",
-    help="list the chapters and their parameters",
-    arguments=[arg("--json", action="store_true", help="machine-readable output")],
-)
-def _chapters(args: argparse.Namespace) -> int:
-    """List every chapter with its title and the parameters `fairbook run -p` accepts."""
-    from fairbook.build import chapters
-
-    found = chapters.discover()
-    if args.json:
-        import json
-        from dataclasses import asdict
-
-        out = [
-            {
-                "number": c.number,
-                "name": c.slug,
-                "title": c.title,
-                "path": str(c.path),
-                "parameters": [asdict(p) for p in c.parameters().values()],
-            }
-            for c in found
-        ]
-        print(json.dumps(out, indent=2))
-        return 0
-    if not found:
-        print("no chapters (notebooks/NN_*.ipynb)")
-        return 0
-    for c in found:
-        print(f"{c.number}  {c.slug}  {c.title}".rstrip())
-        params = c.parameters()
-        if not params:
-            print("      (no parameters cell)")
-        for p in params.values():
-            print(f"      {p.describe()}")
-    return 0
-
-
-@subcommand(
-    "figures",
-    help="export every figure of a chapter as PNG (300 dpi) and SVG, for slides",
-    arguments=[
-        arg("chapter", help="01, 01_metric_catalogue, metric_catalogue or the file name"),
-        arg("--out", required=True, metavar="DIR", help="folder for the files (created)"),
-        arg(
-            "-p",
-            "--parameter",
-            nargs=2,
-            action="append",
-            metavar=("NAME", "VALUE"),
-            help="set a parameter of the chapter (repeatable), as for `fairbook run`",
-        ),
-    ],
-)
-def _figures(args: argparse.Namespace) -> int:
-    """Execute the chapter (papermill) and save each of its matplotlib figures as
-    <chapter>-figNN.png (300 dpi) and .svg in the order they appear."""
-    from fairbook.build import chapters
-    from fairbook.build.figures import export_figures
-
-    parameters = _parameter_pairs(args.parameter)
-    # refuse an unknown chapter or parameter before the folder is created
-    chapters.coerce_parameters(chapters.resolve(args.chapter, chapters.discover()), parameters)
-    try:
-        export_figures(args.chapter, args.out, parameters=parameters)
-    except RuntimeError as exc:
-        print(f"fairbook figures: {exc}", file=sys.stderr)
-        return 1
-    except OSError as exc:
-        raise UsageError(f"cannot write to {args.out}: {_why(exc)}") from None
-    return 0
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no file descriptor behind stdout
+        pass
 
 
 def _why(exc: OSError) -> str:
-    """An ``OSError`` in a few words (:func:`fairbook.recordings.os_reason`)."""
-    from fairbook.recordings import os_reason
+    """An ``OSError`` in a few words (:func:`fairbook.atomic.os_reason`)."""
+    from fairbook.atomic import os_reason
 
     return os_reason(exc)
 
 
-#: ``fairbook.replication.OUTCOMES``, spelt out so that the command line starts without
-#: importing pandas (a test holds the two equal).
-LEDGER_OUTCOMES = (
-    "matches",
-    "uninformative",
-    "differs",
-    "in kind",
-    "not in kind",
-    "not comparable",
-    "no verdict",
-    "check holds",
-    "check fails",
+COMMAND_LINE = CommandLine(
+    "fairbook",
+    "fairbook: fairness under uncertainty and variance - audit your predictions, manage the "
+    "data sets. The book's commands are `fairbook-book` in a checkout.",
 )
+subcommand = COMMAND_LINE.subcommand
+
+#: The book's commands: ``fairbook NAME`` says they are ``fairbook-book NAME`` in a checkout.
+BOOK_COMMANDS = ("build", "run", "record", "verify", "chapters", "figures", "ledger", "student")
 
 
-@subcommand(
-    "ledger",
-    help="the replication ledger: every paper number the book compares, with its verdict",
-    arguments=[
-        arg("--executed", help="folder of executed chapters (default _build/executed/notebooks)"),
-        arg(
-            "--by",
-            choices=("headline", "paper", "table", "chapter", "kind"),
-            default="table",
-            help="the headline (each printed number once, per paper: results and checks "
-            "apart, as on the book's first page), or tally by paper, by paper table "
-            "(default), by chapter or by kind; papers and tables are tallied per budget "
-            "(this build, recorded), as on the ledger page",
-        ),
-        arg(
-            "--rows",
-            choices=(*LEDGER_OUTCOMES, "all"),
-            help="also list the rows with this outcome",
-        ),
-        arg("--csv", metavar="FILE", help="write the whole ledger as CSV"),
-        arg("--json", metavar="FILE", help="write the whole ledger as JSON"),
-        arg(
-            "--compare",
-            metavar="OLD",
-            help="compare with an earlier build's ledger.csv or ledger.json: the verdicts and "
-            "values that changed, the rows added and removed",
-        ),
-    ],
-)
-def _ledger(args: argparse.Namespace) -> int:
-    """Read the replication rows that the executed chapters carry (run `make book` or
-    `fairbook build` first) and print their tallies; optionally list rows or write them."""
-    from pathlib import Path
-
-    from fairbook.build import chapters
-    from fairbook.ledger import read_executed, tallies, write_ledger
-
-    folder = (
-        Path(args.executed) if args.executed else chapters.BookPaths(chapters.find_root()).executed
-    )
-    if not folder.is_dir():
-        raise UsageError(f"no executed chapters in {folder}: run `fairbook build` first")
-    try:
-        ledger = read_executed(folder)
-    except ValueError as exc:  # a notebook that is not one, or rows of the wrong shape
-        raise UsageError(str(exc)) from None
-    if ledger.empty:
-        held = "carry no ledger rows" if any(folder.glob("*.ipynb")) else "hold no *.ipynb"
-        raise UsageError(
-            f"the ledger is empty: the chapters in {folder} {held}; rebuild the book "
-            "(`fairbook build`)"
-        )
-    if args.compare:
-        return _compare_ledgers(args.compare, ledger)
-    by = {
-        "paper": ("paper", "budget"),
-        "table": ("paper", "source", "budget"),
-        "chapter": ("chapter",),
-        "kind": ("kind", "budget"),
-    }.get(args.by)
-    import pandas as pd
-
-    from fairbook.ledger import headline, headline_sentence
-
-    with pd.option_context("display.width", 100, "display.max_rows", 500):
-        if by is None:
-            print(headline_sentence(ledger))
-            print(headline(ledger).T.to_string())
-        else:
-            print(tallies(ledger, by=by).to_string())
-        if args.rows:
-            chosen = ledger if args.rows == "all" else ledger[ledger["outcome"] == args.rows]
-            columns = ["paper", "source", "quantity", "paper_value", "ours", "verdict"]
-            print()
-            print(chosen[columns].to_string(index=False, max_colwidth=40))
-    for target in (args.csv, args.json):
-        if target:
-            try:
-                path = write_ledger(ledger, target)
-            except (OSError, ValueError) as exc:
-                raise UsageError(f"cannot write {target}: {exc}") from None
-            print(f"wrote {len(ledger)} rows to {path}")
-    return 0
-
-
-def _compare_ledgers(old_path: str, ledger) -> int:
-    """``fairbook ledger --compare OLD``: what changed since an earlier build's ledger."""
-    import pandas as pd
-
-    from fairbook.audit import printable
-    from fairbook.ledger import compare_ledgers, read_ledger
-
-    try:
-        old = read_ledger(old_path)
-    except ValueError as exc:
-        raise UsageError(printable(exc)) from None
-    changes = compare_ledgers(old, ledger)
-    counts = changes["change"].value_counts()
-    print(
-        f"{len(old)} rows then, {len(ledger)} now: {counts.get('verdict', 0)} verdicts changed, "
-        f"{counts.get('kind', 0)} kinds changed with the same verdict, "
-        f"{counts.get('value', 0)} values changed with the same verdict, "
-        f"{counts.get('added', 0)} rows added, {counts.get('removed', 0)} removed"
-    )
-    if not changes.empty:
-        # a row of another build's file may hold terminal escapes: print them escaped
-        shown = changes.map(lambda v: printable(v) if isinstance(v, str) else v)
-        shown.columns = [printable(c) for c in shown.columns]
-        with pd.option_context("display.width", 120, "display.max_rows", 1000):
-            print(shown.to_string(index=False, max_colwidth=40))
-    return 0
+# ---------------------------------------------------------------------------------------------
+# subcommands
 
 
 def _data_call(action: str, name: str | None, out: str | None = None) -> int:
@@ -718,128 +272,15 @@ def _data(args: argparse.Namespace) -> int:
     return _data_call(args.action, args.name, args.out)
 
 
-@subcommand(
-    "student",
-    help="write every chapter as a student notebook (exercises, no solutions)",
-    arguments=[
-        arg("--out", required=True, metavar="DIR", help="folder to write the notebooks into"),
-        arg(
-            "--edition",
-            choices=("student", "instructor"),
-            default="student",
-            help="student: no solution text, code or output (default); instructor: everything",
-        ),
-        arg(
-            "--executed",
-            action="store_true",
-            help="start from _build/executed/notebooks (run `make html` first): outputs kept, "
-            "except the solutions'",
-        ),
-    ],
-)
-def _student(args: argparse.Namespace) -> int:
-    """Write every chapter (notebooks/NN_*.ipynb) as a student notebook: each exercise
-    statement followed by a "Your answer:" cell, and no solution text, code or output.
-    --edition instructor writes the chapters as they are."""
-    from fairbook.build.chapters import BookPaths, find_root
-    from fairbook.build.editions import EditionError, write_editions
+def _audit_arguments() -> list[_Arg]:
+    """The predictions file, every option of the audit (:func:`fairbook.audit.options.
+    command_line_arguments`: flags and defaults from its one constraints table), and the
+    outputs."""
+    from fairbook.audit.options import command_line_arguments
 
-    paths = BookPaths(find_root())
-    source = paths.executed if args.executed else paths.notebooks
-    if args.executed and not source.is_dir():
-        raise UsageError(f"{source} does not exist: run `make html` first")
-    try:
-        reports = write_editions(
-            source, args.out, edition=args.edition, protected=(paths.notebooks,)
-        )
-    except EditionError as exc:
-        raise UsageError(str(exc)) from None
-    except OSError as exc:
-        raise UsageError(f"cannot write {args.out}: {_why(exc)}") from None
-    for report in reports:
-        print(f"[{args.edition}] {report.line()}")
-    print(f"[{args.edition}] {len(reports)} chapters in {args.out}")
-    return 0
-
-
-@subcommand(
-    "audit",
-    help="audit a CSV/Parquet file of predictions across groups",
-    arguments=[
+    return [
         arg("predictions", help="file with one row per person"),
-        arg("--y-true", default="y_true", help="column of true labels (default y_true)"),
-        arg(
-            "--y-pred",
-            default="y_pred",
-            help="column of predicted labels (default y_pred; with --runs and no such "
-            "column, the first run)",
-        ),
-        arg(
-            "--group",
-            action="append",
-            metavar="COLUMN",
-            help="a column of group membership (repeatable; default: group)",
-        ),
-        arg(
-            "--intersections",
-            action="store_true",
-            help="also audit the intersection of all --group columns",
-        ),
-        arg(
-            "--positive",
-            default="1",
-            help="the positive label, the one TPR, FPR and PPR count (default 1)",
-        ),
-        arg(
-            "--decision",
-            metavar="punitive|assistive",
-            help="what a positive prediction means for the person: punitive (it harms them, "
-            "e.g. detain: false positives matter most) or assistive (it helps, e.g. approve: "
-            "false negatives matter most); orders and explains the metrics. Not given: the "
-            "report says the direction is unknown",
-        ),
-        arg(
-            "--favourable",
-            metavar="LABEL",
-            help="the same, as the label that is good for the person (read in y_true's "
-            "type): the positive label means assistive, the other punitive",
-        ),
-        arg(
-            "--reference",
-            action="append",
-            metavar="[COLUMN=]GROUP",
-            help="the group everyone is compared with, per column (repeatable; default: the "
-            "largest group)",
-        ),
-        arg("--score", metavar="COLUMN", help="a score or probability of the positive label"),
-        arg(
-            "--runs",
-            action="append",
-            metavar="PATTERN",
-            help="prediction columns of repeated training runs, names or globs such as "
-            "'pred_*' (repeatable): verdict stability",
-        ),
-        arg(
-            "--samples",
-            action="append",
-            metavar="PATTERN",
-            help="probability columns of posterior samples or ensemble members, names or "
-            "globs such as 'p_*' (repeatable): uncertainty fairness",
-        ),
-        arg(
-            "--metric",
-            action="append",
-            metavar="NAME",
-            help="a metric to compare (repeatable; default ACC PPR B TPR FPR PPV NPV)",
-        ),
-        arg("--alpha", type=float, default=0.05, help="family-wise error rate (default 0.05)"),
-        arg(
-            "--max-groups",
-            type=int,
-            default=100_000,
-            metavar="N",
-            help="refuse an attribute with more than N groups (default 100000; 0: no limit)",
-        ),
+        *(arg(*flags, **kwargs) for flags, kwargs in command_line_arguments()),
         arg("--json", action="store_true", help="print the report as JSON instead of text"),
         arg("--html", metavar="FILE", help="also write the report as one self-contained page"),
         arg(
@@ -847,7 +288,13 @@ def _student(args: argparse.Namespace) -> int:
             help="also write the per-group table to this CSV file (text cells that a "
             "spreadsheet would run as formulas are prefixed with an apostrophe)",
         ),
-    ],
+    ]
+
+
+@subcommand(
+    "audit",
+    help="audit a CSV/Parquet file of predictions across groups",
+    arguments=_audit_arguments(),
 )
 def _audit(args: argparse.Namespace) -> int:
     """Per-group rates with intervals, exact MATCH p-values of every group against a
@@ -862,7 +309,7 @@ def _audit(args: argparse.Namespace) -> int:
     then orders the metrics by the errors that matter and explains each. Bad input ends with
     exit status 2 and one line naming the problem."""
     from fairbook.atomic import check_outputs
-    from fairbook.audit import DEFAULT_METRICS, audit_file, printable
+    from fairbook.audit import audit_file, printable
     from fairbook.audit.files import write_stdout, write_text
     from fairbook.safe_csv import write_csv
 
@@ -873,23 +320,7 @@ def _audit(args: argparse.Namespace) -> int:
             inputs=[args.predictions],
             outputs={"--output": args.output, "--html": args.html},
         )
-        report = audit_file(
-            args.predictions,
-            y_true=args.y_true,
-            y_pred=args.y_pred,
-            groups=args.group or ["group"],
-            positive=args.positive,
-            decision=args.decision,
-            favourable=args.favourable,
-            reference=args.reference,
-            intersections=args.intersections,
-            score=args.score,
-            runs=args.runs,
-            samples=args.samples,
-            metrics=args.metric or DEFAULT_METRICS,
-            alpha=args.alpha,
-            max_groups=args.max_groups or None,
-        )
+        report = audit_file(args.predictions, **_audit_options(args))
         if args.output:
             write_csv(report.to_frame("groups"), args.output, index=False)
         if args.html:
@@ -903,6 +334,14 @@ def _audit(args: argparse.Namespace) -> int:
     return 0
 
 
+def _audit_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options the command line was given (the rest take their defaults)."""
+    from fairbook.audit.options import CONSTRAINTS
+
+    given = {c.name: getattr(args, c.name) for c in CONSTRAINTS}
+    return {name: value for name, value in given.items() if value not in (None, False)}
+
+
 def _too_big() -> str:
     return "the file is too large for this machine's memory; audit a sample or a subset of columns"
 
@@ -911,65 +350,23 @@ def _too_big() -> str:
 # wiring
 
 
-def _version() -> str:
-    """The installed package's version ("unknown" outside an install)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("fairbook")
-    except PackageNotFoundError:  # pragma: no cover (the command exists only when installed)
-        return "unknown"
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="fairbook",
-        description="fairbook: fairness under uncertainty and variance - build the book, "
-        "rerun its chapters, manage its data.",
-    )
-    parser.add_argument("--version", action="version", version=f"fairbook {_version()}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for command in _COMMANDS.values():
-        p = sub.add_parser(
-            command.name,
-            help=command.help,
-            description=command.description,
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-        )
-        for a in command.arguments:
-            p.add_argument(*a.flags, **a.kwargs)
-        p.set_defaults(_handler=command.handler)
-    return parser
+    """The ``fairbook`` command's parser."""
+    return COMMAND_LINE.build_parser()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``fairbook`` console script."""
-    from fairbook.build.chapters import ChapterError
-
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    try:
-        status = args._handler(args)
-    except (ChapterError, UsageError) as exc:
-        parser.exit(2, f"{parser.prog} {args.command}: error: {exc}\n")
-    except KeyboardInterrupt as exc:  # Ctrl-C; SIGTERM/SIGHUP in a recording (Terminated)
-        return getattr(exc, "status", 130)
-    except BrokenPipeError:  # the reader of a pipe stopped early (`fairbook ledger | head`)
-        _silence_stdout()
-        return 141  # 128 + SIGPIPE, as a shell reports it
-    return int(status or 0)
-
-
-def _silence_stdout() -> None:
-    """Point the standard output at the null device, so that the interpreter's flush at
-    exit does not fail on the closed pipe again (with a traceback)."""
-    import os
-
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):  # no file descriptor behind stdout
-        pass
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in BOOK_COMMANDS:
+        print(
+            f"fairbook: `{argv[0]}` is a command of the book, not of the library: run "
+            f"`fairbook-book {argv[0]}` in a checkout of the repository (`make setup` "
+            "installs it)",
+            file=sys.stderr,
+        )
+        return 2
+    return COMMAND_LINE.main(argv)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,10 +1,10 @@
 """Recording on a Dask cluster: a local one, a scheduler's address, or Slurm/PBS jobs.
 
-``fairbook record NN NAME --scheduler local`` starts a ``LocalCluster`` on this machine (one
+``fairbook-book record NN NAME --scheduler local`` starts a ``LocalCluster`` on this machine (one
 worker process per core, one thread each, so a unit's CPU seconds are its own);
 ``--scheduler tcp://host:8786`` connects to a running scheduler, whose workers must have
 this project installed at the same commit (the fingerprint is computed here, the code runs
-there). :func:`fairbook.recordings.record` submits the units and writes what comes back.
+there). :func:`fairbook_book.recordings.record` submits the units and writes what comes back.
 
 On Slurm or PBS, ``dask-jobqueue`` (``pip install 'fairbook[cluster]'``) starts the workers
 as batch jobs. :func:`jobqueue_kwargs` builds its keyword arguments (tested without a
@@ -17,7 +17,8 @@ the login node inside the checkout::
                                queue="gpu", job_extra=["--gres=gpu:1"])
     cluster.scale(jobs=4)
     print(cluster.scheduler_address)   # then, in another shell:
-    input("fairbook record 08 ptn --profile full --device cuda --scheduler ADDRESS; Enter ends")
+    input("fairbook-book record 08 ptn --profile full --device cuda --scheduler ADDRESS; "
+          "Enter ends")
     EOF
 """
 

@@ -1,6 +1,6 @@
 """On what device a recording's units train, and refusing a device that is not there.
 
-``fairbook record NN NAME --device cuda`` applies only to the recordings named in
+``fairbook-book record NN NAME --device cuda`` applies only to the recordings named in
 :data:`TORCH_RECORDINGS` (their units train torch models), and each says *how* a unit gets
 its device:
 
@@ -26,7 +26,7 @@ another device than the CPU is a recording of its own, ``NAME-cuda``
 (:func:`on_device`): a unit file names no device, so GPU units in the CPU recording's folder
 would replace its CPU units. A recording without ``device`` among its parameters (08
 ``ptn``) keeps GPU and CPU units in one folder, and its description says that they were
-recorded under different kernel signatures (:meth:`fairbook.recordings.Recording.describe`).
+recorded under different kernel signatures (:meth:`fairbook_book.recordings.Recording.describe`).
 
 :func:`check_device` refuses a device that is not there with one line; the recorder calls
 it before any unit runs (on every Dask worker too) and again inside each unit.
@@ -192,7 +192,7 @@ def on_device(recordable, device: str):
 
     Examples
     --------
-    >>> from fairbook.recordings import Recordable
+    >>> from fairbook_book.recordings import Recordable
     >>> r = Recordable("cost", lambda s: [], lambda u, s: None, depends=(),
     ...                parameters=("device",))
     >>> on_device(r, "cuda:0").name, on_device(r, "cpu").name

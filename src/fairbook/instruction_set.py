@@ -7,7 +7,7 @@ network trained on an AVX-512 machine differs in the last bits from the same net
 on an AVX2 machine, and after a few epochs in every printed digit. The cap keeps x86-64
 machines on one kernel level, which narrows the spread between them; it cannot make another
 BLAS core type, an ARM or Apple processor or a GPU agree, so no check of the book requires
-bits across kernel signatures (:mod:`fairbook.reproduction`).
+bits across kernel signatures (:mod:`fairbook_book.reproduction`).
 
 Measured on 2026-11-26: every recording of the book was made on an AMD EPYC with AVX2 and no
 AVX-512. On an AMD EPYC with AVX-512, five of the unit tests that re-run a recorded unit and
@@ -18,11 +18,14 @@ would otherwise take its AVX-512 path.
 
 :func:`pin` caps all three at AVX2 on x86-64, unless the variable is already set (the user's
 choice wins) or ``FAIRBOOK_NATIVE_ISA`` is set to anything but ``0`` (use the processor's own
-kernels: faster on AVX-512, not bit-comparable with the recordings). ``import fairbook`` calls
-it, which is in time as long as no PyTorch operation ran before: PyTorch reads the variables at
-its first operation (if one ran already and chose wider kernels, :func:`pin` warns), and child
-processes (chapters, test workers, joblib workers) inherit them. :func:`describe` says what is
-in force; ``fairbook record`` writes it into each unit's provenance.
+kernels: faster on AVX-512, not bit-comparable with the recordings). Nothing calls it on
+import: ``import fairbook`` leaves the process as it was. The book calls it explicitly, before
+any PyTorch operation: each chapter's set-up cell (``fairbook_book.chapter_setup``), the
+``fairbook-book`` command (recording, verifying, building) and the test suite's ``conftest.py``.
+PyTorch reads the variables at its first operation (if one ran already and chose wider kernels,
+:func:`pin` warns), and child processes (chapters, test workers, joblib workers) inherit them.
+:func:`describe` says what is in force; ``fairbook-book record`` writes it into each unit's
+provenance.
 """
 
 from __future__ import annotations

@@ -26,8 +26,6 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 
-from joblib import Parallel, delayed
-
 __all__ = [
     "Terminated",
     "check_n_jobs",
@@ -208,6 +206,10 @@ def ordered_map(
     if n_jobs == 1:
         return (function(*args, **kwargs) for args, kwargs in calls)
     job = guarded(function)
+    # imported here: joblib sets KMP_INIT_AT_FORK when imported, and `import fairbook` (or
+    # fairbook.audit) must leave the process's environment as it was
+    from joblib import Parallel, delayed
+
     return Parallel(n_jobs=n_jobs, return_as="generator")(
         delayed(job)(*args, **kwargs) for args, kwargs in calls
     )

@@ -5,7 +5,7 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairbook.audit.bias_metrics import DI_BAR_THRESHOLD, seven_metrics
+from fairbook.audit.bias_metrics import DI_BAR_THRESHOLD, bias_metrics_table
 from fairbook.confusion import confusion_counts
 from fairbook.metrics import bias_report
 
@@ -21,12 +21,12 @@ def test_equal_to_bias_report_on_the_rows(data):
     if np.unique(g).size < 2 or not (y.any() or p.any()):
         return
     counts, labels = confusion_counts(y, p, g, positive=True, return_groups=True)
-    ours = seven_metrics(counts, labels, positive=True)
+    ours = bias_metrics_table(counts, labels, positive=True)
     expected = bias_report(y, p, g, positive=True)
     pd.testing.assert_frame_equal(ours, expected, check_index_type=False)
     assert ours.attrs["groups"] == expected.attrs["groups"]
 
 
 def test_one_group_and_the_threshold():
-    assert seven_metrics(np.array([[1, 0, 0, 1]]), ["a"]).empty
+    assert bias_metrics_table(np.array([[1, 0, 0, 1]]), ["a"]).empty
     assert DI_BAR_THRESHOLD == 0.2

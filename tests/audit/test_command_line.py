@@ -110,7 +110,7 @@ CLI_ERRORS = [
         ["--group", "race", "--intersections"],
         "at least two group columns",
     ),
-    ("--alpha out of range", ["--group", "race", "--alpha", "2"], "alpha must be between"),
+    ("--alpha out of range", ["--group", "race", "--alpha", "2"], "alpha must be a number between"),
     ("--metric without exact law", ["--group", "race", "--metric", "MCC"], "no exact MATCH"),
     ("--html folder missing", ["--group", "race", "--html", "{tmp}/no/r.html"], "does not exist"),
     ("--html is a folder", ["--group", "race", "--html", "{tmp}"], "is a folder"),

@@ -1,5 +1,5 @@
 """Tests of fairbook.audit.html_page: one self-contained page, checked as text and in
-headless Chromium the way the book's pages are (fairbook.build.pagecheck), with Chromium's
+headless Chromium the way the book's pages are (fairbook_book.tooling.pagecheck), with Chromium's
 network log showing that the page asks for nothing."""
 
 import base64
@@ -16,7 +16,7 @@ import pytest
 
 from fairbook.audit import audit
 from fairbook.audit.text import metric_order
-from fairbook.build import pagecheck
+from fairbook_book.tooling import pagecheck
 
 needs_chromium = pytest.mark.skipif(
     pagecheck.chromium_binary() is None, reason="chromium is not installed"

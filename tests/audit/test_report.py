@@ -83,8 +83,8 @@ def test_views_of_the_first_attribute(full_report):
     assert set(groups.index) == {"Asian", "Black", "Hispanic", "White"}
     assert full_report.reference == "White"
     assert "White" not in full_report.versus_reference.index
-    assert list(full_report.seven_metrics.columns)[:2] == ["DP", "DI_BAR"]
-    assert full_report.seven_metrics.attrs["groups"] == ("White", "Black")
+    assert list(full_report.bias_metrics.columns)[:2] == ["DP", "DI_BAR"]
+    assert full_report.bias_metrics.attrs["groups"] == ("White", "Black")
     assert full_report.attributes == ["race", "sex", "race & sex"]
 
 

@@ -94,7 +94,7 @@ def test_header_says_the_direction_in_plain_words(table, decision):
 
 @pytest.mark.parametrize("decision", ["punitive", "assistive", None])
 def test_metrics_are_ordered_and_explained_by_the_direction(table, decision):
-    from fairbook.audit.meaning import MEANINGS
+    from fairbook.audit.decision_direction import MEANINGS
 
     report = audit(table, groups="race", decision=decision)
     text = report.to_text()

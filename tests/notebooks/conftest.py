@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from fairbook.build.outputs import executed_problems
+from fairbook_book.tooling.outputs import executed_problems
 
 
 def _problems(path: Path) -> list[str]:

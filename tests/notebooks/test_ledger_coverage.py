@@ -11,13 +11,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from fairbook.ledger import read_executed
+from fairbook_book.ledger import read_executed
 
 ROOT = Path(__file__).resolve().parents[2]
 EXECUTED = ROOT / "_build" / "executed" / "notebooks"
 PACKAGES = sorted(
     p.name
-    for p in (ROOT / "src" / "fairbook" / "experiments").iterdir()
+    for p in (ROOT / "fairbook-book" / "src" / "fairbook_book" / "chapters").iterdir()
     if (p / "__init__.py").is_file()
 )
 
@@ -34,7 +34,7 @@ def ledger_sources():
 
 @pytest.mark.parametrize("package", PACKAGES)
 def test_every_declared_source_is_in_the_built_ledger(package, ledger_sources):
-    module = importlib.import_module(f"fairbook.experiments.{package}.replication")
+    module = importlib.import_module(f"fairbook_book.chapters.{package}.replication")
     declared = {s for s in module.PAPER_SOURCES.values() if not s.startswith("not in ledger")}
     missing = declared - ledger_sources
     assert not missing, f"{package}: declared but absent from the built ledger: {sorted(missing)}"
@@ -57,7 +57,7 @@ def test_each_printed_number_is_judged_once_per_budget(ledger):
 
 
 def test_only_results_can_match_and_every_row_has_a_kind(ledger):
-    from fairbook.replication import KINDS, RESULT_OUTCOMES
+    from fairbook_book.replication import KINDS, RESULT_OUTCOMES
 
     assert set(ledger["kind"]) <= set(KINDS)
     checks = ledger[ledger["kind"] != "result"]
@@ -67,7 +67,7 @@ def test_only_results_can_match_and_every_row_has_a_kind(ledger):
 
 
 def test_every_same_sign_match_has_a_narrow_window_that_excludes_zero(ledger):
-    from fairbook.replication import INFORMATIVE_WIDTH
+    from fairbook_book.replication import INFORMATIVE_WIDTH
 
     same_sign = ledger[
         ledger["rule"].str.startswith("same sign") & (ledger["outcome"] == "matches")
@@ -79,7 +79,7 @@ def test_every_same_sign_match_has_a_narrow_window_that_excludes_zero(ledger):
 
 
 def test_every_transcribed_table_is_accounted_for(ledger):
-    from fairbook.ledger import table_accounting
+    from fairbook_book.ledger import table_accounting
 
     accounting = table_accounting(ledger)
     missing = accounting[~accounting["accounted"]]
@@ -87,7 +87,7 @@ def test_every_transcribed_table_is_accounted_for(ledger):
 
 
 def test_the_readme_headline_is_the_ledger_s(ledger):
-    from fairbook.ledger import headline_sentence
+    from fairbook_book.ledger import headline_sentence
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     expected = f"**How far it replicates.** {headline_sentence(ledger)}"

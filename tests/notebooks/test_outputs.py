@@ -2,7 +2,7 @@
 
 Runs with the nbval stage (``make nbval``) on the executed copies of this build: the chapters
 are executed once, by ``make html``, and compared here with ``tests/notebooks/reference/``
-(``fairbook.build.outputs``; README.md). ``make nbval-refresh`` rewrites the references after
+(``fairbook_book.tooling.outputs``; README.md). ``make nbval-refresh`` rewrites the references after
 a deliberate change of a chapter's outputs; ``make nbval-rerun`` runs nbval itself.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from fairbook.build.outputs import check_references, profile_of
+from fairbook_book.tooling.outputs import check_references, profile_of
 
 ROOT = Path(__file__).resolve().parents[2]
 EXECUTED = ROOT / "_build" / "executed" / "notebooks"
@@ -68,7 +68,7 @@ def _executed(chapter: str) -> dict:
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_no_chapter_prints_rounding_noise_or_numpy_reprs(chapter):
-    """The book's formatter (fairbook.formatting) prints noise as 0 and numpy scalars as
+    """The book's formatter (fairbook_book.formatting) prints noise as 0 and numpy scalars as
     numbers; this finds any output it missed."""
     notebook = _executed(chapter)
     found = []

@@ -17,7 +17,7 @@ def brute_force(n):
 
 @pytest.fixture(scope="module")
 def table():
-    return comb.theorem_4_3_table(60)
+    return comb.hole_count_table(60)
 
 
 @pytest.mark.parametrize("n", range(0, 9))
@@ -106,8 +106,8 @@ def test_pt_holes_are_the_rank_one_matrices_and_the_printed_bounds(table):
     assert not pt.loc[4:, "agrees"].any()
 
 
-def test_theorem_4_3_summary(table):
-    summary = comb.theorem_4_3_summary(table).set_index("metric")
+def test_hole_count_summary(table):
+    summary = comb.hole_count_summary(table).set_index("metric")
     assert summary.loc["PT", "first_disagreement"] == 4
     assert summary.loc["PT", "n_disagree"] == 57
     assert summary.loc["PT", "disagreements"] == "4–60"  # every n from 4 on, none left out
@@ -178,11 +178,11 @@ def test_bad_inputs_raise():
     with pytest.raises(ValueError, match="integer"):
         comb.cell_value_count(1.5, 3)
     with pytest.raises(ValueError, match="n_max"):
-        comb.theorem_4_3_table(0)
+        comb.hole_count_table(0)
 
 
 def test_pt_hole_count_closed_form_matches_enumeration():
-    table = comb.theorem_4_3_table(60, metrics=["PT"])
+    table = comb.hole_count_table(60, metrics=["PT"])
     closed = [comb.pt_hole_count_closed_form(n) for n in table.n]
     assert closed == table.enumerated.tolist()
 

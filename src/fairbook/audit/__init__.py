@@ -3,7 +3,9 @@
 The input is a table with one row per person: a true label, a predicted label, one or more
 group columns, and optionally a score, the predictions of several training runs and the
 probabilities of several posterior samples or ensemble members. :func:`audit` (a DataFrame)
-and :func:`audit_file` (a CSV or Parquet file) return an :class:`AuditReport` with
+and :func:`audit_file` (a CSV or Parquet file) validate their options once
+(:class:`AuditOptions`, against the one table :data:`CONSTRAINTS`), run the named steps of
+:mod:`.pipeline` and return an :class:`AuditReport` with
 
 * per group and attribute: confusion counts, rates with exact intervals, OFI and DI against
   a reference group, seed 004's seven bias metrics (:mod:`.groups`, :mod:`.rates`,
@@ -35,19 +37,22 @@ AAOD (:func:`fairbook.metrics.compare`) is the mean of their absolute values; ai
 ``inf``/``nan`` with a warning where a rate is undefined, the audit NaN with a reason.
 """
 
-from .api import DEFAULT_METRICS, audit, audit_file
 from .files import PARQUET_SUFFIXES, read_predictions
+from .options import CONSTRAINTS, DEFAULT_METRICS, AuditOptions
+from .pipeline import audit, audit_file
 from .report import JSON_SCHEMA, SCHEMA, TABLES, AuditReport
 from .significance import EXACT_METRICS
 from .text import printable
 
 __all__ = [
+    "CONSTRAINTS",
     "DEFAULT_METRICS",
     "EXACT_METRICS",
     "JSON_SCHEMA",
     "PARQUET_SUFFIXES",
     "SCHEMA",
     "TABLES",
+    "AuditOptions",
     "AuditReport",
     "audit",
     "audit_file",

@@ -17,13 +17,13 @@ from fairbook.metrics import BIAS_REPORT_METRICS
 from fairbook.metrics.group import _seed004_rows
 from fairbook.papers.seed004 import INTRO_DI_BAR_RUNS
 
-__all__ = ["DI_BAR_THRESHOLD", "seven_metrics"]
+__all__ = ["DI_BAR_THRESHOLD", "bias_metrics_table"]
 
 #: Seed 004's threshold for DI_BAR (Sec. 1, "used in a U.S. legal case"): above is unfair.
 DI_BAR_THRESHOLD = INTRO_DI_BAR_RUNS["threshold"] / 100
 
 
-def seven_metrics(counts, labels, *, positive=1) -> pd.DataFrame:
+def bias_metrics_table(counts, labels, *, positive=1) -> pd.DataFrame:
     """Seed 004's seven metrics for the positive class, one row, from per-group counts.
 
     Equal to ``bias_report(y_true, y_pred, groups, positive=positive)`` on the rows those
@@ -45,7 +45,7 @@ def seven_metrics(counts, labels, *, positive=1) -> pd.DataFrame:
 
     Examples
     --------
-    >>> t = seven_metrics(np.array([[1, 0, 0, 1], [0, 1, 0, 1]]), ["a", "b"])
+    >>> t = bias_metrics_table(np.array([[1, 0, 0, 1], [0, 1, 0, 1]]), ["a", "b"])
     >>> float(t.loc[1, "DP"]), t.attrs["groups"]
     (0.5, ('a', 'b'))
     """

@@ -135,58 +135,75 @@ def compare_to_reference(
     p_ref = ref / ref.sum()
     others = np.array([g for g in range(len(labels)) if g != reference], dtype=np.intp)
     if others.size == 0:  # one group: nothing to compare, but every column is there
-        table = pd.DataFrame(columns=[c for c in COMPARISON_COLUMNS if c not in _ADDED])
-        table["ratio_flag"] = np.array([], dtype=object)
-        table["p_value"] = np.array([], dtype=np.float64)
-        floats = ("score", "reference_score", "gap", "ratio", "p_hole", "min_gap_p")
-        return table.astype(
-            {
-                **dict.fromkeys(("small", "reference_small"), bool),
-                **dict.fromkeys(("n", "reference_n"), np.int64),
-                **dict.fromkeys(floats, np.float64),
-            }
-        )
+        return _no_comparisons()
     del n_jobs  # the batched p-values need no processes (kept for the signature)
     batch = MatchBatch(p_ref)
-    group_counts = counts[others]
-    sizes = group_counts.sum(axis=1)
-    group_labels = labels[others].tolist()
-    parts = []
-    for metric in metrics:
-        ref_score = float(compute(metric, ref))
-        ref_small = small_group_table(
-            metric, ref[None, :], p_ref, alpha=alpha, min_gap=min_gap, batch=batch
-        )["small"][0]
-        scores = np.asarray(compute(metric, group_counts), dtype=np.float64).reshape(-1)
-        small = small_group_table(
-            metric, group_counts, p_ref, alpha=alpha, min_gap=min_gap, batch=batch
-        )
-        notes = _notes(metric, scores, ref_score)
-        if metric == "B" or ref_score == 0:
-            ratio = np.full(scores.size, np.nan)
-        else:
-            ratio = scores / ref_score
-        parts.append(
-            {
-                "group": group_labels,
-                "attribute": [attribute] * scores.size,
-                "metric": [metric] * scores.size,
-                "n": sizes,
-                "score": scores,
-                "reference_group": [labels[reference]] * scores.size,
-                "reference_n": np.full(scores.size, int(ref.sum()), dtype=np.int64),
-                "reference_score": np.full(scores.size, ref_score),
-                "gap": scores - ref_score,
-                "ratio": ratio,
-                "p_hole": small["p_hole"],
-                "min_gap_p": small["min_gap_p"],
-                "small": small["small"],
-                "small_reasons": small["reasons"].tolist(),
-                "reference_small": np.full(scores.size, bool(ref_small)),
-                "note": notes,
-                "p_value": batch.pvalues(metric, group_counts),
-            }
-        )
+    common = {
+        "group": labels[others].tolist(),
+        "attribute": attribute,
+        "reference_group": labels[reference],
+    }
+    parts = [
+        _metric_part(metric, counts[others], ref, common, alpha=alpha, min_gap=min_gap, batch=batch)
+        for metric in metrics
+    ]
+    return _table_of(parts)
+
+
+def _no_comparisons() -> pd.DataFrame:
+    """The comparison table with its columns and types and no row."""
+    table = pd.DataFrame(columns=[c for c in COMPARISON_COLUMNS if c not in _ADDED])
+    table["ratio_flag"] = np.array([], dtype=object)
+    table["p_value"] = np.array([], dtype=np.float64)
+    floats = ("score", "reference_score", "gap", "ratio", "p_hole", "min_gap_p")
+    return table.astype(
+        {
+            **dict.fromkeys(("small", "reference_small"), bool),
+            **dict.fromkeys(("n", "reference_n"), np.int64),
+            **dict.fromkeys(floats, np.float64),
+        }
+    )
+
+
+def _metric_part(metric, group_counts, ref, common, *, alpha, min_gap, batch) -> dict:
+    """One metric's columns for every group but the reference."""
+    p_ref = ref / ref.sum()
+    ref_score = float(compute(metric, ref))
+    ref_small = small_group_table(
+        metric, ref[None, :], p_ref, alpha=alpha, min_gap=min_gap, batch=batch
+    )["small"][0]
+    scores = np.asarray(compute(metric, group_counts), dtype=np.float64).reshape(-1)
+    small = small_group_table(
+        metric, group_counts, p_ref, alpha=alpha, min_gap=min_gap, batch=batch
+    )
+    if metric == "B" or ref_score == 0:
+        ratio = np.full(scores.size, np.nan)
+    else:
+        ratio = scores / ref_score
+    size = scores.size
+    return {
+        "group": common["group"],
+        "attribute": [common["attribute"]] * size,
+        "metric": [metric] * size,
+        "n": group_counts.sum(axis=1),
+        "score": scores,
+        "reference_group": [common["reference_group"]] * size,
+        "reference_n": np.full(size, int(ref.sum()), dtype=np.int64),
+        "reference_score": np.full(size, ref_score),
+        "gap": scores - ref_score,
+        "ratio": ratio,
+        "p_hole": small["p_hole"],
+        "min_gap_p": small["min_gap_p"],
+        "small": small["small"],
+        "small_reasons": small["reasons"].tolist(),
+        "reference_small": np.full(size, bool(ref_small)),
+        "note": _notes(metric, scores, ref_score),
+        "p_value": batch.pvalues(metric, group_counts),
+    }
+
+
+def _table_of(parts: list[dict]) -> pd.DataFrame:
+    """The metrics' parts as one table, with the ratio flags and the p-values' notes."""
     columns = {
         name: [v for part in parts for v in part[name]]
         if isinstance(parts[0][name], list)

@@ -87,7 +87,7 @@ class MatchBatch:
         pair of cells, so a metric and its mirror share it); None when never defined."""
         p = self.p
         if metric == "B":
-            key = ("B", n)
+            key: tuple[object, int] = ("B", n)
             if key not in self._laws:
                 p_plus, p_minus, _ = match._b_params(p)
                 p_err = p_plus + p_minus

@@ -41,7 +41,7 @@ _MAGIC = {b"\x1f\x8b": "gzip", b"BZh": "bz2", b"\xfd7zXZ\x00": "xz", b"(\xb5/\xf
 
 def _read_stream(path: Path) -> bytes:
     """All bytes of a pipe or device (read once: it cannot be rewound)."""
-    chunks = []
+    chunks: list[bytes] = []
     with path.open("rb") as stream:
         while chunk := stream.read(_CHUNK):
             if not chunks and b"\x00" in chunk[:4096] and not chunk.startswith(b"PAR1"):
@@ -104,34 +104,41 @@ def read_predictions(path, *, text_columns=()) -> pd.DataFrame:
         raise ValueError(f"{path} is a folder, not a file of predictions")
     if not path.exists():
         raise FileNotFoundError(f"predictions file not found: {path}")
-    suffix = path.suffix.lower()
-    parquet = suffix in PARQUET_SUFFIXES
-    kind = "Parquet" if parquet else "CSV"
-    repeated: dict = {}
     data = None
     if not path.is_file():  # a pipe or a device: read once, recognise the format by its bytes
         try:
             data = _read_stream(path)
         except OSError as exc:
             raise ValueError(f"{path} could not be read: {exc.strerror or exc}") from None
+    frame, repeated = _parse(path, data, text_columns=text_columns)
+    if frame.empty:
+        raise ValueError(f"{path} has no rows")
+    if repeated:
+        frame.attrs[DUPLICATES_ATTR] = repeated
+    return frame
+
+
+def _parse(path: Path, data: bytes | None, *, text_columns) -> tuple[pd.DataFrame, dict]:
+    """The table in ``path`` (or in ``data``, the bytes of a pipe), and its repeated names."""
+    suffix = path.suffix.lower()
+    parquet = suffix in PARQUET_SUFFIXES or (data is not None and data.startswith(b"PAR1"))
+    kind = "Parquet" if parquet else "CSV"
+    repeated: dict = {}
+    source: Path | io.BytesIO = path
+    compression: str | None = "infer"
+    if data is not None:
+        compression = next((c for m, c in _MAGIC.items() if data.startswith(m)), None)
+        source = io.BytesIO(data)
     try:
-        if data is None:
-            source, compression = path, "infer"
-        else:
-            parquet = parquet or data.startswith(b"PAR1")
-            kind = "Parquet" if parquet else "CSV"
-            compression = next((c for m, c in _MAGIC.items() if data.startswith(m)), None)
-            source = io.BytesIO(data)
         if parquet:
-            frame = pd.read_parquet(source)
-        else:
-            options = _csv_options(suffix)
-            repeated = _repeated_names(source, {**options, "compression": compression})
-            if isinstance(source, io.BytesIO):
-                source.seek(0)
-            if text_columns:
-                options["dtype"] = {column: str for column in text_columns}
-            frame = pd.read_csv(source, compression=compression, **options)
+            return _read_parquet(source), repeated
+        options = _csv_options(suffix)
+        repeated = _repeated_names(source, {**options, "compression": compression})
+        if isinstance(source, io.BytesIO):
+            source.seek(0)
+        if text_columns:
+            options["dtype"] = {column: str for column in text_columns}
+        return pd.read_csv(source, compression=compression, **options), repeated
     except pd.errors.EmptyDataError:
         raise ValueError(
             f"{path} is empty (expected a header row and one row per person)"
@@ -146,11 +153,17 @@ def read_predictions(path, *, text_columns=()) -> pd.DataFrame:
         ) from None
     except (OSError, ValueError, TypeError, RuntimeError, ImportError) as exc:
         raise ValueError(f"{path} could not be read as {kind}: {exc}") from None
-    if frame.empty:
-        raise ValueError(f"{path} has no rows")
-    if repeated:
-        frame.attrs[DUPLICATES_ATTR] = repeated
-    return frame
+
+
+def _read_parquet(source) -> pd.DataFrame:
+    try:
+        import pyarrow  # noqa: F401  (pandas reads Parquet with it)
+    except ImportError:
+        raise ValueError(
+            "reading Parquet needs pyarrow, which the library installs only on request: "
+            "pip install 'fairbook[parquet]' (or save the table as CSV)"
+        ) from None
+    return pd.read_parquet(source)
 
 
 def write_stdout(text: str) -> None:

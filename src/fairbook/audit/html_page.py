@@ -6,7 +6,7 @@ inline, there is no script, no font, no link and no other URL, so it opens offli
 no network request. Its order is the reader's: what a positive prediction means for the
 person (``decision``, or that it was not given), the summary (which disparities survive,
 which groups are too small and why, flagged uncertainty, verdicts that flip), what each
-metric measures and when to care (:mod:`fairbook.audit.meaning`), then per attribute the
+metric measures and when to care (:mod:`fairbook.audit.decision_direction`), then per attribute the
 figures (each group's rates with intervals against the reference's; the gaps to the
 reference as a heat map; uncertainty; gaps run by run), then the tables. Metrics appear in
 the order the decision ranks them everywhere. Every label from the data is escaped (HTML and
@@ -27,14 +27,15 @@ import html
 import io
 import math
 import warnings
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from fairbook.labels import show_value
 
-from .meaning import MEANINGS, ranked
-from .names import shown_names
+from .decision_direction import MEANINGS, ranked
+from .display_labels import shown_names
 from .text import _direction, by_metric, metric_order, printable
 
 __all__ = ["figure_data_uri", "render_html"]
@@ -240,7 +241,8 @@ def _colour(value: float, limit: float, *, faded: bool) -> tuple[str, str]:
     if faded:
         rgb = 0.3 * rgb + 0.7  # most of the way to white: the colour says little here
     luminance = float(rgb @ np.array([0.299, 0.587, 0.114]))
-    return to_hex(rgb), "#111" if luminance > 0.55 else "#fff"
+    red, green, blue = (float(v) for v in rgb[:3])
+    return to_hex((red, green, blue)), "#111" if luminance > 0.55 else "#fff"
 
 
 def _gap_heatmap(report, attribute: str) -> str:
@@ -328,7 +330,7 @@ def _uncertainty_figure(report, attribute: str):
     with sns.axes_style("whitegrid"):
         fig, ax = plt.subplots(figsize=(7, 0.45 * len(part) + 1.6))
     sns.barplot(data=long, y="group", x="mean", hue="measure", ax=ax, errorbar=None)
-    bars = [b for b in ax.patches if b.get_height() > 0][: len(long)]
+    bars: list[Any] = [b for b in ax.patches if b.get_height() > 0][: len(long)]  # type: ignore[attr-defined]
     for bar, (_, row) in zip(bars, long.iterrows(), strict=False):
         if np.isfinite(row["se"]):
             ax.errorbar(
@@ -370,11 +372,12 @@ def _format(value) -> str:
     if isinstance(value, bool | np.bool_):
         return "yes" if value else ""
     if isinstance(value, float | np.floating):
-        if math.isnan(value):
+        number = float(value)
+        if math.isnan(number):
             return "NaN"
-        if value != 0 and abs(value) < 1e-3:
-            return f"{value:.2e}"
-        return f"{value:.4f}"
+        if number != 0 and abs(number) < 1e-3:
+            return f"{number:.2e}"
+        return f"{number:.4f}"
     return printable(value)
 
 
@@ -525,7 +528,23 @@ def render_html(report, *, title: str = "Fairness audit") -> str:
         for a in report.attributes
     )
     body = [head, f"<ul>{refs}</ul>", _summary_html(report), _meanings_html(report)]
-    body.append("<h2>Figures</h2>")
+    body += _figures_html(report)
+    body += _tables_html(report)
+    body.append(
+        "<h2>Notes</h2><p class='note'>NaN means undefined, never 0: a rate whose denominator "
+        "is 0 in that group, and then its gap, ratio and p-value; a ratio is NaN for B (a "
+        "signed difference) and where the reference's score is 0; OFI and DI are NaN for the "
+        "reference itself. A comparison's <code>note</code> says which. "
+        "“Not significant” is not “fair”: a small group cannot show a small gap.</p>"
+    )
+    body.append("</main></body></html>")
+    return "\n".join(body)
+
+
+def _figures_html(report) -> list[str]:
+    """Each attribute's figures: rates with intervals, gaps, uncertainty, runs."""
+    settings = report.settings
+    body = ["<h2>Figures</h2>"]
     for attribute in report.attributes:
         body.append(f"<h3>{_esc(attribute)}</h3>")
         body.append(
@@ -553,7 +572,12 @@ def render_html(report, *, title: str = "Fairness audit") -> str:
                     f"{attribute}: each run's gap to the reference, per metric.",
                 )
             )
-    body.append("<h2>Tables</h2>")
+    return body
+
+
+def _tables_html(report) -> list[str]:
+    """Every table of the report that has rows, captioned."""
+    body = ["<h2>Tables</h2>"]
     captions = {
         "groups": "Groups: counts, rates, OFI and DI against the reference",
         "comparisons": "Against the reference: MATCH p-values (exact), Holm-adjusted",
@@ -573,12 +597,4 @@ def render_html(report, *, title: str = "Fairness audit") -> str:
             table = by_metric(report, table)
         table = _name_columns(report, table)
         body.append(f"<h3>{html.escape(caption)}</h3>{_html_table(table)}")
-    body.append(
-        "<h2>Notes</h2><p class='note'>NaN means undefined, never 0: a rate whose denominator "
-        "is 0 in that group, and then its gap, ratio and p-value; a ratio is NaN for B (a "
-        "signed difference) and where the reference's score is 0; OFI and DI are NaN for the "
-        "reference itself. A comparison's <code>note</code> says which. "
-        "“Not significant” is not “fair”: a small group cannot show a small gap.</p>"
-    )
-    body.append("</main></body></html>")
-    return "\n".join(body)
+    return body

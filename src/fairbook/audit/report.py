@@ -314,7 +314,7 @@ class AuditReport:
     tables : dict of str to pandas.DataFrame or None
         The tables of :data:`TABLES`, flat (``group`` and ``attribute`` are columns).
 
-    The properties ``groups``, ``versus_reference``, ``seven_metrics`` and ``reference``
+    The properties ``groups``, ``versus_reference``, ``bias_metrics`` and ``reference``
     are the per-group views of the **first** attribute that the single-column audit
     returned before (indexed by group); ``positive`` is the positive label.
 
@@ -335,7 +335,7 @@ class AuditReport:
     def group_names(self, attribute, *, width: int | None = None) -> dict:
         """``{group label: text}`` for one attribute as the text report and the HTML page
         print it: escaped, distinct, at most ``width`` characters
-        (:func:`fairbook.audit.names.shown_names`; computed once per attribute and width).
+        (:func:`fairbook.audit.display_labels.shown_names`; computed once per attribute and width).
 
         Examples
         --------
@@ -343,7 +343,7 @@ class AuditReport:
         >>> audit([1, 0, 1, 0], [1, 1, 0, 0], ["a", "a", "a ", "a "]).group_names("group")
         {'a': 'a', 'a ': "'a '"}
         """
-        from .names import shown_names
+        from .display_labels import shown_names
 
         cache = self.__dict__.setdefault("_group_names", {})
         key = (attribute, width)
@@ -391,7 +391,20 @@ class AuditReport:
 
     @property
     def seven_metrics(self) -> pd.DataFrame:
-        """Seed 004's seven metrics of the first attribute (empty with one group)."""
+        """Deprecated since 1.0 (goes in 2.0): :attr:`bias_metrics`."""
+        import warnings
+
+        warnings.warn(
+            "AuditReport.seven_metrics is deprecated since fairbook 1.0 and goes in 2.0: "
+            "use AuditReport.bias_metrics",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return self.bias_metrics
+
+    @property
+    def bias_metrics(self) -> pd.DataFrame:
+        """Seed 004's seven bias metrics of the first attribute (empty with one group)."""
         table = self.tables["seven_metrics"]
         part = table[table["attribute"] == self.attributes[0]]
         frame = part.set_index("class")[list(BIAS_REPORT_METRICS)]

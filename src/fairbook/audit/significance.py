@@ -110,5 +110,5 @@ def match_pvalues(jobs, *, n_jobs: int = 1) -> np.ndarray:
     >>> match_pvalues([("ACC", [40, 10, 10, 40], p), ("ACC", [30, 20, 20, 30], p)]).round(4)
     array([0.2977, 0.0014])
     """
-    calls = [((metric, cm, p_ref), {}) for metric, cm, p_ref in jobs]
+    calls: list[tuple[tuple, dict]] = [((metric, cm, p_ref), {}) for metric, cm, p_ref in jobs]
     return np.fromiter(ordered_map(match_pvalue, calls, n_jobs=n_jobs), dtype=np.float64)

@@ -7,7 +7,7 @@ each run (Holm-adjusted within the run, as the main report is), and :func:`stabi
 summarises each (attribute, group, metric) over the runs:
 
 * the spread of the group's score and of its gap to the reference: seed 004's *MaxDiff*
-  (max − min) and *STDEV* (population, ddof = 0), from :mod:`fairbook.stats.runs`;
+  (max − min) and *STDEV* (population, ddof = 0), from :mod:`fairbook.stats.between_runs`;
 * the share of runs in which each verdict holds: the disparity *survives* MATCH with Holm's
   adjustment, and seed 000's ratio flag says *unfair* (``|F − 1| > 0.2``);
 * ``flips``: true when a verdict holds in some runs and not in others, i.e. when its
@@ -28,10 +28,10 @@ import numpy as np
 import pandas as pd
 
 from fairbook.metrics import BIAS_REPORT_METRICS
-from fairbook.stats.runs import max_diff, population_stdev
+from fairbook.stats.between_runs import max_diff, population_stdev
 from fairbook.variance.verdicts import flip_rate, flip_rates
 
-from .bias_metrics import DI_BAR_THRESHOLD, seven_metrics
+from .bias_metrics import DI_BAR_THRESHOLD, bias_metrics_table
 from .comparisons import adjust, compare_to_reference
 from .groups import count_cells, outcome_cells
 
@@ -100,7 +100,7 @@ def run_comparisons(
                     n_jobs=n_jobs,
                 )
             )
-            seven = seven_metrics(counts, attribute.labels, positive=positive)
+            seven = bias_metrics_table(counts, attribute.labels, positive=positive)
             if not seven.empty:
                 row = seven.iloc[0].to_dict()
                 sevens.append({"run": name, "attribute": attribute.name, **row})

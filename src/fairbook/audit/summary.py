@@ -134,43 +134,12 @@ def summarize(report) -> dict:
     small_groups = _small_groups(
         _where(comparisons, comparisons["small"]), alpha=alpha, min_gap=settings["min_gap"]
     )
-    small_references = []
-    flagged = _where(comparisons, comparisons["reference_small"])
-    for attribute, part in flagged.groupby("attribute", sort=False):
-        small_references.append(
-            {
-                "attribute": attribute,
-                "group": part["reference_group"].iloc[0],
-                "n": int(part["reference_n"].iloc[0]),
-                "metrics": list(dict.fromkeys(part["metric"])),
-            }
-        )
+    small_references = _small_references(comparisons)
     undefined = _rows(
         comparisons[comparisons["verdict"] == "undefined"], ["attribute", "group", "metric", "note"]
     )
-    uncertainty_unfair = []
-    table = report.tables.get("uncertainty")
-    if table is not None:
-        for measure in ("F_Epis", "F_Alea", "F_Pred"):
-            hits = table[table[f"{measure}_flag"] == "unfair"]
-            for row in _rows(hits, ["attribute", "group", "n", measure]):
-                row["measure"] = measure
-                row["ratio"] = row.pop(measure)
-                uncertainty_unfair.append(row)
-    flips = []
-    table = report.tables.get("stability")
-    if table is not None:
-        flips = _rows(
-            _where(table, table["flips"]) if "flips" in table else table.iloc[:0],
-            ["attribute", "group", "metric", "runs", "share_survives", "share_ratio_unfair"],
-        )
-    seven_flips = []
-    table = report.tables.get("stability_seven_metrics")
-    if table is not None:
-        if "flips" in table:
-            seven_flips = _rows(
-                _where(table, table["flips"]), ["attribute", "metric", "runs", "share_unfair"]
-            )
+    uncertainty_unfair = _uncertainty_unfair(report.tables.get("uncertainty"))
+    flips, seven_flips = _flips(report)
     adjustment = (
         f"Holm's step-down adjustment over all {tests} comparisons with a p-value "
         f"(every attribute, group and metric); significant = adjusted p < {alpha:g}"
@@ -192,3 +161,51 @@ def summarize(report) -> dict:
         "flips": flips,
         "seven_metric_flips": seven_flips,
     }
+
+
+def _small_references(comparisons: pd.DataFrame) -> list[dict]:
+    """Each attribute whose reference group is itself small, with the metrics concerned."""
+    out = []
+    flagged = _where(comparisons, comparisons["reference_small"])
+    for attribute, part in flagged.groupby("attribute", sort=False):
+        out.append(
+            {
+                "attribute": attribute,
+                "group": part["reference_group"].iloc[0],
+                "n": int(part["reference_n"].iloc[0]),
+                "metrics": list(dict.fromkeys(part["metric"])),
+            }
+        )
+    return out
+
+
+def _uncertainty_unfair(table: pd.DataFrame | None) -> list[dict]:
+    """The groups whose uncertainty ratios are flagged unfair (seed 000)."""
+    out: list[dict] = []
+    if table is None:
+        return out
+    for measure in ("F_Epis", "F_Alea", "F_Pred"):
+        hits = table[table[f"{measure}_flag"] == "unfair"]
+        for row in _rows(hits, ["attribute", "group", "n", measure]):
+            row["measure"] = measure
+            row["ratio"] = row.pop(measure)
+            out.append(row)
+    return out
+
+
+def _flips(report) -> tuple[list[dict], list[dict]]:
+    """The comparisons and the seven metrics whose verdicts flip between runs."""
+    flips: list[dict] = []
+    table = report.tables.get("stability")
+    if table is not None:
+        flips = _rows(
+            _where(table, table["flips"]) if "flips" in table else table.iloc[:0],
+            ["attribute", "group", "metric", "runs", "share_survives", "share_ratio_unfair"],
+        )
+    seven_flips: list[dict] = []
+    table = report.tables.get("stability_seven_metrics")
+    if table is not None and "flips" in table:
+        seven_flips = _rows(
+            _where(table, table["flips"]), ["attribute", "metric", "runs", "share_unfair"]
+        )
+    return flips, seven_flips

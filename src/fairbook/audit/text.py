@@ -3,7 +3,7 @@
 The header says what a positive prediction means for the person (``decision``, or that it
 was not given); the metrics are then ordered by how directly they measure the errors that
 matter for that direction, and each is explained in one line
-(:mod:`fairbook.audit.meaning`).
+(:mod:`fairbook.audit.decision_direction`).
 
 Lines stay within ``width`` columns (100 by default): wide tables wrap into blocks of
 columns, long group labels are shortened with ``…``. Labels from the data pass through
@@ -16,13 +16,15 @@ from __future__ import annotations
 import math
 import textwrap
 import unicodedata
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from fairbook.labels import show_value
 
-from .meaning import MEANINGS, direction, ranked
+from .decision_direction import MEANINGS, direction, ranked
 
 __all__ = ["by_metric", "metric_order", "printable", "render_text"]
 
@@ -112,7 +114,7 @@ def _pvalue(value) -> str:
     return f"{value:.2g}" if value < 0.001 else f"{value:.3f}"
 
 
-def _table(frame: pd.DataFrame, formats: dict, width: int) -> str:
+def _table(frame: pd.DataFrame, formats: dict[Any, Callable[..., str]], width: int) -> str:
     shown = pd.DataFrame(index=range(len(frame)))
     for column in frame.columns:
         form = formats.get(column, str)
@@ -235,9 +237,17 @@ def _meanings(report, width: int) -> list[str]:
 
 def _summary(report, width: int) -> list[str]:
     summary = report.summary()
-    settings = report.settings
-    decision = settings.get("decision")
     out = ["SUMMARY", _wrap(summary["adjustment"] + ".", width)]
+    out += _summary_disparities(report, summary, width)
+    out += _summary_small_groups(report, summary, width)
+    out += _summary_references_and_uncertainty(report, summary, width)
+    out += _summary_flips(report, summary, width)
+    return out
+
+
+def _summary_disparities(report, summary: dict, width: int) -> list[str]:
+    settings = report.settings
+    out: list[str] = []
     if summary["significant"]:
         out.append("  Disparities that survive (gap = group minus reference):")
         for row in _ordered_rows(report, summary["significant"])[:LIST_LIMIT]:
@@ -264,6 +274,13 @@ def _summary(report, width: int) -> list[str]:
                 width,
             )
         )
+    return out
+
+
+def _summary_small_groups(report, summary: dict, width: int) -> list[str]:
+    settings = report.settings
+    decision = settings.get("decision")
+    out: list[str] = []
     if summary["small_groups"]:
         out.append(
             _wrap(
@@ -291,6 +308,11 @@ def _summary(report, width: int) -> list[str]:
             out.append(
                 _wrap(f"- … and {more:,} more groups (every one is in the tables below)", width)
             )
+    return out
+
+
+def _summary_references_and_uncertainty(report, summary: dict, width: int) -> list[str]:
+    out: list[str] = []
     for row in summary["small_references"]:
         out.append(
             _wrap(
@@ -312,6 +334,11 @@ def _summary(report, width: int) -> list[str]:
                     indent="    ",
                 )
             )
+    return out
+
+
+def _summary_flips(report, summary: dict, width: int) -> list[str]:
+    out: list[str] = []
     if summary["flips"] or summary["seven_metric_flips"]:
         out.append("  Verdicts that flip between runs (seed 004):")
         for row in summary["flips"]:
@@ -405,7 +432,7 @@ def _comparisons(report, width: int) -> list[str]:
     keys = zip(rates["attribute"], rates["group"], rates["metric"], strict=True)
     cps = dict(zip(keys, rates["cps"], strict=True))
     out = []
-    formats = {
+    formats: dict[Any, Callable[..., str]] = {
         "group": str,
         "metric": str,
         "n": str,
@@ -467,7 +494,7 @@ def _seven(report, width: int) -> list[str]:
     named = _named(report, shown, ("largest", "second"), 14)
     shown.pop("largest"), shown.pop("second")
     shown["pair"] = [f"{a} vs {b}" for a, b in zip(named["largest"], named["second"], strict=True)]
-    formats = {c: _number for c in shown.columns}
+    formats: dict[Any, Callable[..., str]] = {c: _number for c in shown.columns}
     formats.update({"attribute": lambda a: _short(a, 20), "pair": str})
     out.append(_table(shown, formats, width))
     return out
@@ -493,7 +520,7 @@ def _uncertainty(report, width: int) -> list[str]:
         ", ".join(m for m in ("F_Epis", "F_Alea", "F_Pred") if row[f"{m}_flag"] == "unfair")
         for _, row in table.iterrows()
     ]
-    formats = {c: _number for c in columns}
+    formats: dict[Any, Callable[..., str]] = {c: _number for c in columns}
     formats.update({"attribute": lambda a: _short(a, 16), "group": str, "n": str, "flags": str})
     out.append(_table(shown[columns], formats, width))
     return out
@@ -566,7 +593,7 @@ def _scores(report, width: int) -> list[str]:
     ]
     columns = ["attribute", "group", "n", "score_mean", "score_mean_positives"]
     columns += ["positives_gap", "score_mean_negatives", "negatives_gap", "brier"]
-    formats = {c: _number for c in columns}
+    formats: dict[Any, Callable[..., str]] = {c: _number for c in columns}
     formats.update({"attribute": lambda a: _short(a, 16), "group": str, "n": str})
     out.append(_table(_named(report, table)[columns], formats, width))
     return out

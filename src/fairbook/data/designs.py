@@ -296,7 +296,7 @@ ADULT_DESIGNS = {
         ),
         Design(
             "seed003_hydragan",
-            "seed 003 sec. 3.5 stand-in (fairbook.experiments.conditional_hydragan)",
+            "seed 003 sec. 3.5 stand-in (fairbook_book.chapters.conditional_hydragan)",
             numeric=("age", "education-num", "hours-per-week"),
             categorical=("workclass", "marital-status", "relationship", "race", "income", "who"),
             scale="minmax",

@@ -3,7 +3,7 @@
 A transcription of every replicated table's layout: the blocks of printed cells, each as
 ``(what, rows, columns)``, so that a table's count of printed numbers is the sum of its
 blocks' ``rows × columns`` and can be read off the table in the paper's text. The ledger's
-per-table accounting (:func:`fairbook.ledger.table_accounting`) sets these counts beside
+per-table accounting (:func:`fairbook_book.ledger.table_accounting`) sets these counts beside
 the rows each table has in the ledger; nothing here is a result of ours.
 
 Conventions: a number printed twice in the same table counts once; a number another

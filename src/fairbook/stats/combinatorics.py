@@ -7,7 +7,7 @@ value occurs in one cell (Theorem 4.2), enumerates them all (vectorised), counts
 closed forms of Theorem 4.3 beside the counts, and shows Theorem 4.4 (a joint-ratio metric
 has no limit at its hole) numerically.
 
-What the enumeration finds about Theorem 4.3 (see :func:`theorem_4_3_table`):
+What the enumeration finds about Theorem 4.3 (see :func:`hole_count_table`):
 
 * binomial metrics (0 holes), F1 (1), joint-ratio metrics (n + 1) and MCC (4n) hold for
   every n checked;
@@ -48,8 +48,8 @@ __all__ = [
     "te_hole_count",
     "te_hole_count_closed_form",
     "te_hole_table",
-    "theorem_4_3_summary",
-    "theorem_4_3_table",
+    "hole_count_summary",
+    "hole_count_table",
 ]
 
 #: Cells (indices into ``[TP, FN, FP, TN]``) summed in the numerator of each binomial
@@ -86,7 +86,7 @@ def _check_size(n, *, name: str = "n", minimum: int = 0) -> int:
         raise ValueError(f"{name} must be an integer, got {n!r}")
     if not isinstance(n, numbers.Integral):
         if isinstance(n, numbers.Real) and float(n).is_integer():
-            n = int(n)
+            n = int(float(n))
         else:
             raise ValueError(f"{name} must be an integer, got {n!r}")
     n = int(n)
@@ -269,7 +269,7 @@ def pt_hole_bounds(n) -> tuple[int, float | None]:
     ``e^γ n log log n + 0.6483 n / log log n`` (Robin's unconditional bound on the sum of
     divisors σ(n)), stated for ``n >= 3``. The enumeration shows that the lower bound
     holds (loosely: PT has at least ``4n`` holes) and the upper bound fails for most
-    ``n >= 4``; see :func:`theorem_4_3_table`.
+    ``n >= 4``; see :func:`hole_count_table`.
 
     Parameters
     ----------
@@ -382,7 +382,7 @@ def hole_count_closed_form(metric: str, n) -> int | None:
     return {"F1": 1, "MCC": 4 * n}.get(key)
 
 
-def theorem_4_3_table(n_max: int = 60, *, n_min: int = 1, metrics=None) -> pd.DataFrame:
+def hole_count_table(n_max: int = 60, *, n_min: int = 1, metrics=None) -> pd.DataFrame:
     """Theorem 4.3 checked by enumeration, one row per metric and ``n``.
 
     Parameters
@@ -405,7 +405,7 @@ def theorem_4_3_table(n_max: int = 60, *, n_min: int = 1, metrics=None) -> pd.Da
 
     Examples
     --------
-    >>> table = theorem_4_3_table(6, metrics=["MCC", "PT"])
+    >>> table = hole_count_table(6, metrics=["MCC", "PT"])
     >>> table[table.metric == "MCC"].agrees.all()
     np.True_
     >>> table[(table.metric == "PT") & (table.n == 6)][["enumerated", "upper_bound"]].round(1)
@@ -474,13 +474,13 @@ def _runs(values) -> str:
     return ", ".join(parts)
 
 
-def theorem_4_3_summary(table: pd.DataFrame) -> pd.DataFrame:
-    """One line per metric of a :func:`theorem_4_3_table`: where the theorem holds.
+def hole_count_summary(table: pd.DataFrame) -> pd.DataFrame:
+    """One line per metric of a :func:`hole_count_table`: where the theorem holds.
 
     Parameters
     ----------
     table : pandas.DataFrame
-        Output of :func:`theorem_4_3_table`.
+        Output of :func:`hole_count_table`.
 
     Returns
     -------
@@ -491,7 +491,7 @@ def theorem_4_3_summary(table: pd.DataFrame) -> pd.DataFrame:
 
     Examples
     --------
-    >>> summary = theorem_4_3_summary(theorem_4_3_table(8, metrics=["TPR", "PT"]))
+    >>> summary = hole_count_summary(hole_count_table(8, metrics=["TPR", "PT"]))
     >>> summary[["metric", "n_agree", "n_disagree", "first_disagreement"]]
       metric  n_agree  n_disagree  first_disagreement
     0    TPR        8           0                <NA>

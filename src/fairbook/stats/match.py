@@ -731,7 +731,7 @@ def cdf_at(
     method: str = "exact",
     prior: float = 1.0,
     allow_b_peizer_pratt: bool = False,
-) -> np.ndarray:
+) -> float | np.ndarray:
     """P(S <= score) for a group of size ``n`` drawn from ``p_ref``, at any score(s).
 
     Vectorised over ``score``; the form to plot a whole CDF. For ``beta`` only the
@@ -767,8 +767,8 @@ def cdf_at(
     if np.isnan(values).any():
         raise ValueError("score contains NaN")
     out = _tail(key, values, n, p, method, False, prior=prior, beta_counts="expected")
-    out = np.asarray(out, dtype=np.float64)
-    return float(out) if out.ndim == 0 else out
+    array = np.asarray(out, dtype=np.float64)
+    return float(array) if array.ndim == 0 else array
 
 
 # --------------------------------------------------------------------------- distributions

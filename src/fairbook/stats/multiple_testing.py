@@ -7,7 +7,7 @@ tests are independent: sort the ``m`` p-values, multiply the ``i``-th smallest b
 below α is exactly a rejection of Holm's procedure at level α.
 
 Used by the audit (:mod:`fairbook.audit.significance`) and by chapter 03's MATCH table
-(:func:`fairbook.experiments.small_groups.runs.match_table`).
+(:func:`fairbook_book.chapters.small_groups.runs.match_table`).
 """
 
 from __future__ import annotations

@@ -14,15 +14,46 @@
 'reference'
 """
 
-from fairbook.variance.determinism import Knobs, knob_variants
-from fairbook.variance.fit_runs import (
-    fit_runs,
-    fit_runs_many,
-    identical_runs,
-    per_run,
-    score_predictions,
-    summarize,
-)
+import importlib
+import sys
+import types
+
+#: Where each public name lives. The submodules are imported when a name is first used, not
+#: with the package: fit_runs imports joblib, which sets KMP_INIT_AT_FORK, and importing
+#: fairbook.variance.verdicts (as the audit does) must leave the process's environment alone.
+_HOMES = {
+    "Knobs": "determinism",
+    "knob_variants": "determinism",
+    "fit_runs": "fit_runs",
+    "fit_runs_many": "fit_runs",
+    "identical_runs": "fit_runs",
+    "per_run": "fit_runs",
+    "score_predictions": "fit_runs",
+    "summarize": "fit_runs",
+}
+
+
+def __getattr__(name: str):
+    if name in _HOMES:
+        value = getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class _Package(types.ModuleType):
+    """The package, whose ``fit_runs`` stays the function when its submodule of that name is
+    imported (which binds the submodule to the package's attribute), as when the package
+    imported the function eagerly."""
+
+    def __setattr__(self, name: str, value) -> None:
+        if name in _HOMES and isinstance(value, types.ModuleType):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
 
 __all__ = [
     "Knobs",

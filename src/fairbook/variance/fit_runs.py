@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from fairbook.metrics import BIAS_REPORT_METRICS, bias_report
-from fairbook.stats.runs import max_diff, population_stdev
+from fairbook.stats.between_runs import max_diff, population_stdev
 from fairbook.variance.determinism import Knobs
 
 __all__ = [

@@ -1,0 +1,158 @@
+"""Tests of :mod:`fairbook_book.tooling.lab`: working copies, start page, settings, command."""
+
+import json
+import os
+
+import nbformat
+import pytest
+
+from fairbook_book.tooling import lab
+from fairbook_book.tooling.lab import (
+    LAB_SETTINGS,
+    for_lab,
+    lab_command,
+    start_page,
+    working_copies,
+    write_settings,
+)
+
+GLUE = "```{glue:md} key-results\n:format: myst\n```"
+
+
+def _chapter(root, name, title, *extra):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell(f"# {title}\nText."), *extra]
+    nbformat.write(nb, root / "notebooks" / name)
+    return root / "notebooks" / name
+
+
+@pytest.fixture
+def book(tmp_path):
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: intro\n")
+    _chapter(tmp_path, "01_one.ipynb", "One | first", nbformat.v4.new_markdown_cell(GLUE))
+    _chapter(tmp_path, "02_two.ipynb", "Two", nbformat.v4.new_code_cell("x = 1"))
+    return tmp_path
+
+
+def test_copies_are_made_once_and_a_readers_copy_is_never_overwritten(book):
+    assert [(p.name, s) for p, s in working_copies(book)] == [
+        ("01_one.ipynb", "copied"),
+        ("02_two.ipynb", "copied"),
+    ]
+    mine = book / "lab" / "02_two.ipynb"
+    nb = nbformat.read(mine, as_version=4)
+    nb.cells[1].source = "x = 2  # my change"
+    nbformat.write(nb, mine)
+    assert dict((p.name, s) for p, s in working_copies(book))["02_two.ipynb"] == "kept"
+    assert "my change" in mine.read_text()
+    # the chapter changes after the copy was made: kept, and the reader is told
+    chapter = book / "notebooks" / "02_two.ipynb"
+    _chapter(book, "02_two.ipynb", "Two", nbformat.v4.new_code_cell("x = 3"))
+    later = mine.stat().st_mtime + 10
+    os.utime(chapter, (later, later))
+    status = dict((p.name, s) for p, s in working_copies(book))
+    assert status == {"01_one.ipynb": "kept", "02_two.ipynb": "kept, older than its chapter"}
+    assert "my change" in mine.read_text()
+    # fresh: every copy replaced
+    assert {s for _, s in working_copies(book, fresh=True)} == {"replaced"}
+    assert "x = 3" in mine.read_text()
+
+
+def test_the_copy_differs_from_its_chapter_only_in_the_glue_cell(book):
+    working_copies(book)
+    chapter = nbformat.read(book / "notebooks" / "01_one.ipynb", as_version=4)
+    copy = nbformat.read(book / "lab" / "01_one.ipynb", as_version=4)
+    assert [c.source for c in copy.cells][0] == chapter.cells[0].source
+    assert copy.cells[1].source.startswith("```{tip} Key results")
+    assert "Run All Cells" in copy.cells[1].source and "{glue" not in copy.cells[1].source
+    nbformat.validate(copy)
+
+
+def test_for_lab_leaves_other_cells_alone():
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("glue('x', 1)"), nbformat.v4.new_markdown_cell("{glue}")]
+    assert for_lab(nb) == 0
+    assert [c.source for c in nb.cells] == ["glue('x', 1)", "{glue}"]
+
+
+def test_the_start_page_links_every_chapter_with_its_title(book):
+    page = start_page(book)
+    assert "| 01 | [One \\| first](01_one.ipynb) |" in page
+    assert "| 02 | [Two](02_two.ipynb) |" in page
+    assert "git ignores" in page and "FRESH=1" in page
+    working_copies(book)
+    assert (book / "lab" / "START.md").read_text() == page
+
+
+def test_settings_are_merged_into_the_environments_overrides(tmp_path):
+    folder = tmp_path / "share" / "jupyter" / "lab" / "settings"
+    folder.mkdir(parents=True)
+    (folder / "overrides.json").write_text(
+        json.dumps({"other:plugin": {"a": 1}, "@jupyterlab/notebook-extension:tracker": {"b": 2}})
+    )
+    written = json.loads(write_settings(tmp_path).read_text())
+    assert written["other:plugin"] == {"a": 1}
+    assert written["@jupyterlab/notebook-extension:tracker"] == {"b": 2, "windowingMode": "none"}
+    for plugin, values in LAB_SETTINGS.items():
+        assert written[plugin].items() >= values.items()
+    (folder / "overrides.json").write_text("not json")
+    assert json.loads(write_settings(tmp_path).read_text()).keys() == LAB_SETTINGS.keys()
+
+
+@pytest.mark.parametrize("as_root", [True, False])
+def test_the_command_serves_the_copies_on_localhost(as_root, tmp_path):
+    command = lab_command(tmp_path, port=9123, as_root=as_root, python="py")
+    assert command[:3] == ["py", "-m", "jupyterlab"]
+    assert "--ServerApp.ip=127.0.0.1" in command and "--ServerApp.port=9123" in command
+    assert f"--ServerApp.root_dir={tmp_path / 'lab'}" in command
+    assert "--LabApp.default_url=/lab/tree/START.md" in command
+    assert ("--allow-root" in command) is as_root
+    assert not any(arg.startswith("--IdentityProvider.token") for arg in command)
+    assert "--IdentityProvider.token=t" in lab_command(tmp_path, token="t", python="py")
+
+
+def test_as_root_is_detected(monkeypatch, tmp_path):
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    assert "--allow-root" in lab_command(tmp_path)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    assert "--allow-root" not in lab_command(tmp_path)
+
+
+def test_main_prepares_without_serving(book, monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("FAIRBOOK_ROOT", str(book))
+    monkeypatch.setattr(lab, "write_settings", lambda: tmp_path / "overrides.json")
+    monkeypatch.setattr(os, "execv", lambda *a: pytest.fail("must not serve"))
+    assert lab.main(["--prepare-only"]) == 0
+    assert "lab/01_one.ipynb: copied" in capsys.readouterr().out
+    assert (book / "lab" / "START.md").exists()
+
+
+def test_doc_roles_become_links_to_copies_or_titled_book_pages(book):
+    (book / "book").mkdir()
+    (book / "book" / "ledger.md").write_text("(ledger)=\n# The replication ledger\n\nText.\n")
+    source = (
+        "See {doc}`02_two`, {doc}`the second <../notebooks/02_two>`, the book's "
+        "{doc}`../book/ledger`, {doc}`its errata <../book/errata>` and {doc}`../book/gone`."
+    )
+    assert lab.doc_links(source, root=book) == (
+        "See [chapter 02](02_two.ipynb), [the second](02_two.ipynb), the book's "
+        "*The replication ledger* (in the built book), *its errata* (in the built book) and "
+        "*gone* (in the built book)."
+    )
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell(source), nbformat.v4.new_code_cell("{doc}`x`")]
+    assert for_lab(nb, root=book) == 1 and nb.cells[1].source == "{doc}`x`"
+
+
+def test_roles_jupyterlab_cannot_resolve_become_their_text():
+    from fairbook_book.tooling.lab import book_roles
+
+    source = (
+        "{term}`OFI`, {term}`the flip rate <Flip rate>`, {prf:ref}`its definition <def-03-match>`"
+        " and {prf:ref}`alg-03-cps`"
+    )
+    out = book_roles(source)
+    assert "{" not in out and "`" not in out
+    assert out.startswith("OFI, the flip rate, *its definition* (in the built book)")
+    assert "*Algorithm alg-03-cps*" in out

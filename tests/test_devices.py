@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from fairbook import devices
-from fairbook.cli import main
+from fairbook_book.cli import main
 from fairbook_book.recordings import Recordable
 from fairbook_book.tooling import chapters
 

@@ -51,10 +51,30 @@ def test_the_conda_environment_installs_what_the_makefile_installs():
     extras = re.search(r"^EXTRAS := (\S+)$", makefile, re.M).group(1)
     python = re.search(r"^PYTHON \?= python(\S+)$", makefile, re.M).group(1)
     pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
-    assert pip == [f"-e .[{extras}]"]
+    assert pip == ["-c constraints.txt", "-e .", f"-e ./fairbook-book[{extras}]"]
     assert f"python={python}" in env["dependencies"]
-    assert set(extras.split(",")) == set(PYPROJECT["project"]["optional-dependencies"])
-    assert PYPROJECT["project"]["requires-python"] == f">={python},<3.12"
+    book = tomllib.loads((ROOT / "fairbook-book" / "pyproject.toml").read_text(encoding="utf-8"))
+    assert set(extras.split(",")) == set(book["project"]["optional-dependencies"])
+    assert PYPROJECT["project"]["requires-python"] == f">={python}"
+    assert book["project"]["version"] == PYPROJECT["project"]["version"]
+
+
+def test_the_library_pins_nothing_and_the_constraints_pin_everything():
+    core = PYPROJECT["project"]["dependencies"]
+    assert core and not [d for d in core if "==" in d]
+    tools = ("pytest", "sphinx", "jupyter", "papermill", "nbval", "hypothesis", "torch", "dask")
+    assert not [d for d in core if d.lower().startswith(tools)]
+    pinned = {
+        line.split("==")[0].lower()
+        for line in (ROOT / "constraints.txt").read_text(encoding="utf-8").splitlines()
+        if "==" in line and not line.startswith("#")
+    }
+    book = tomllib.loads((ROOT / "fairbook-book" / "pyproject.toml").read_text(encoding="utf-8"))
+    wanted = [*core, *book["project"]["dependencies"]]
+    wanted += [d for group in PYPROJECT["project"]["optional-dependencies"].values() for d in group]
+    wanted += [d for group in book["project"]["optional-dependencies"].values() for d in group]
+    names = {re.split(r"[<>=\[ ]", d, maxsplit=1)[0].lower() for d in wanted}
+    assert names - {"fairbook"} <= pinned, sorted(names - {"fairbook"} - pinned)
 
 
 def test_the_changelog_has_an_entry_for_this_version():

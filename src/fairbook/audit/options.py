@@ -322,10 +322,11 @@ class AuditOptions:
     --------
     >>> AuditOptions(metrics=["tpr", "FPR"]).metrics
     ('TPR', 'FPR')
-    >>> AuditOptions(lam=-1)
-    Traceback (most recent call last):
-    ...
-    ValueError: lam must be a finite number >= 0, got -1
+    >>> try:
+    ...     AuditOptions(lam=-1)
+    ... except ValueError as error:
+    ...     print(error)
+    lam must be a finite number >= 0, got -1
     """
 
     y_true: Any = "y_true"

@@ -620,10 +620,11 @@ def audit_file(path, *, group=None, **options) -> AuditReport:
 
     Examples
     --------
-    >>> audit_file("missing.csv")
-    Traceback (most recent call last):
-    ...
-    FileNotFoundError: predictions file not found: missing.csv
+    >>> try:
+    ...     audit_file("missing.csv")
+    ... except FileNotFoundError as error:
+    ...     print(error)
+    predictions file not found: missing.csv
     """
     if group is not None:
         if options.get("groups") is not None:

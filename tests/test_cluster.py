@@ -13,8 +13,8 @@ import pytest
 import torch
 
 from fairbook import cluster
-from fairbook_book.cli import main
 from fairbook.devices import DeviceUnavailable
+from fairbook_book.cli import main
 from fairbook_book.recordings import Recordable, UnitLost, load, record
 from fairbook_book.reproduction.signature import kernel_signature
 

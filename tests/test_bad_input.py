@@ -596,6 +596,29 @@ def test_run_output_under_a_file_is_one_line_exit_2(tmp_path, capsys):
     assert err.count("\n") == 1 and "Traceback" not in err
 
 
+@pytest.mark.parametrize(
+    ("output", "says"),
+    [
+        ("notebooks/01_metric_catalogue.ipynb", "is in the chapters' sources"),
+        ("notebooks/my_copy.ipynb", "is in the chapters' sources"),
+        (".", "is a folder; name the notebook to write"),
+    ],
+)
+def test_run_refuses_to_replace_a_chapters_source_or_write_a_folder(capsys, output, says):
+    """Issue 48, cause 4: `-o` naming a chapter's own source replaced the tracked notebook by
+    its executed copy; a folder gave a misleading failure after the run. Both are refused
+    before anything runs, and the source is untouched."""
+    from fairbook_book.tooling.chapters import BookPaths, find_root
+
+    source = BookPaths(find_root()).notebooks / "01_metric_catalogue.ipynb"
+    before = source.read_bytes()
+    root = find_root()
+    assert _cli("run", "01", "-o", str(root / output)) == 2
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1 and "Traceback" not in err
+    assert source.read_bytes() == before
+
+
 def test_group_codes_in_a_csv_are_text_as_written(tmp_path):
     """Issue 48, cause 1: "007" and "7" are two groups, "02134" keeps its zero, "1" and "1.0"
     are two spellings (read as numbers they merged silently into one group)."""
@@ -677,3 +700,37 @@ def test_a_label_too_large_for_int64_is_found_as_written(tmp_path, capsys):
     )
     assert _cli("audit", str(path), "--positive", str(big)) == 0
     assert f"Positive label: {big}." in capsys.readouterr().out
+
+
+def test_a_label_beyond_64_bits_is_found_and_audited(tmp_path, capsys):
+    """Round two of issue 48: labels 0 and 2**64 (past numpy's integers) with --positive 2**64
+    said the label "occurs in neither y_true nor y_pred"."""
+    big = 2**64
+    path = tmp_path / "big.csv"
+    path.write_text(f"y_true,y_pred,group\n0,{big},a\n{big},0,b\n0,0,a\n{big},{big},b\n")
+    assert _cli("audit", str(path), "--positive", str(big), "--json") == 0
+    import json
+
+    report = json.loads(capsys.readouterr().out)
+    assert report["settings"]["positive"] == big and report["settings"]["rows"] == 4
+
+
+def test_input_nested_too_deeply_is_one_line_not_a_traceback(capsys):
+    """Issue 48's error boundary: a RecursionError (a JSON nested past Python's limit) ends any
+    command with one line and exit status 2."""
+    from fairbook.cli import CommandLine
+
+    demo = CommandLine("demo", "a demonstration")
+
+    @demo.subcommand("deep", help="recurse")
+    def _deep(args):
+        def down(n):
+            return down(n + 1)
+
+        return down(0)
+
+    with pytest.raises(SystemExit) as info:
+        demo.main(["deep"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err == "demo deep: error: the input is nested too deeply to read\n"

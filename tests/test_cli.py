@@ -84,7 +84,13 @@ def test_chapters_json(book: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run_cli("chapters", "--json") == 0
     data = json.loads(capsys.readouterr().out)
     assert [c["name"] for c in data] == ["01_tiny", "02_other_topic"]
-    assert data[1]["parameters"][1] == {"name": "n", "type": "int", "default": "3", "help": "size"}
+    assert data[1]["parameters"][1] == {
+        "name": "n",
+        "type": "int",
+        "default": "3",
+        "help": "size",
+        "allowed": None,  # a toy chapter: no range declared (tooling.parameter_ranges)
+    }
 
 
 def test_run_unknown_chapter_exits_2_listing_chapters(

@@ -210,3 +210,53 @@ def test_the_provenance_of_a_remote_unit_is_read_on_its_worker(client):
                           pure=False).result()  # fmt: skip
     assert facts["host"] == platform.node() and facts["kernels"] == kernel_signature()
     json.dumps(facts)  # all of it goes into the JSON provenance
+
+
+# ---- issue 48, cause 7: a bad scheduler or seed is refused before anything is created ------
+
+
+def test_a_peer_that_is_not_a_dask_scheduler_is_named_in_one_line():
+    import socket
+    import threading
+
+    from fairbook.cluster import probe_scheduler
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    port = server.getsockname()[1]
+
+    def answer_like_a_web_server():
+        try:
+            while True:
+                conn, _ = server.accept()
+                conn.sendall(b"HTTP/1.0 400 Bad Request\r\n\r\n" * 4)
+                conn.close()
+        except OSError:
+            pass
+
+    threading.Thread(target=answer_like_a_web_server, daemon=True).start()
+    try:
+        with pytest.raises(ValueError, match=f"the peer at tcp://127.0.0.1:{port}") as info:
+            probe_scheduler(f"tcp://127.0.0.1:{port}", timeout=2)
+    finally:
+        server.close()
+    assert "\n" not in str(info.value)
+
+
+def test_record_refuses_a_dead_scheduler_or_a_bad_seed_and_creates_nothing(tmp_path, capsys):
+    import socket
+
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    for extra, says in (
+        (["--scheduler", f"tcp://127.0.0.1:{port}"], "nothing answers at"),
+        (["--seed", "-1"], "--seed: -1 is not an integer from 0 to"),
+    ):
+        with pytest.raises(SystemExit) as info:
+            main(["record", "03", "cps", "--into", str(tmp_path), *extra])
+        assert info.value.code == 2
+        err = capsys.readouterr().err
+        assert says in err and err.count("\n") == 1
+    assert not any(tmp_path.iterdir())  # no recording folder left behind

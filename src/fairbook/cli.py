@@ -125,6 +125,10 @@ class CommandLine:
             status = args._handler(args)
         except (UsageError, *self.usage_errors) as exc:  # type: ignore[misc]
             parser.exit(2, f"{parser.prog} {args.command}: error: {exc}\n")
+        except RecursionError:  # a file nested deeper than Python reads (e.g. JSON)
+            parser.exit(
+                2, f"{parser.prog} {args.command}: error: the input is nested too deeply to read\n"
+            )
         except KeyboardInterrupt as exc:  # Ctrl-C; SIGTERM/SIGHUP in a recording (Terminated)
             return getattr(exc, "status", 130)
         except BrokenPipeError:  # the reader of a pipe stopped early (`... | head`)

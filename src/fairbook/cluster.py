@@ -31,6 +31,8 @@ import re
 from collections.abc import Iterator, Sequence
 
 __all__ = [
+    "CONNECT_TIMEOUT",
+    "probe_scheduler",
     "JOBQUEUE_SYSTEMS",
     "check_scheduler",
     "check_workers_device",
@@ -68,13 +70,72 @@ def check_scheduler(scheduler: str) -> str:
     )
 
 
+#: Seconds to wait for a remote scheduler, at connecting and at its first answer.
+CONNECT_TIMEOUT = 10.0
+
+
+def probe_scheduler(address: str, *, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Check that a Dask scheduler answers at ``address`` before anything is created: one
+    ``ValueError`` line when nothing listens there, when the peer does not answer within
+    ``timeout`` seconds, or when it is not a Dask scheduler (a web server, an SSH daemon:
+    Dask's client would read their bytes as message lengths and ask for exabytes).
+
+    Examples
+    --------
+    >>> import socket
+    >>> with socket.socket() as free:
+    ...     free.bind(("127.0.0.1", 0))
+    ...     port = free.getsockname()[1]
+    >>> try:
+    ...     probe_scheduler(f"tcp://127.0.0.1:{port}", timeout=2)
+    ... except ValueError as error:
+    ...     print(str(error).split(":")[0])
+    nothing answers at tcp
+    """
+    import socket
+    import threading
+
+    host, _, port = address.removeprefix("tcp://").rpartition(":")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except OSError as exc:
+        raise ValueError(
+            f"nothing answers at {address}: {exc.strerror or type(exc).__name__} (is the "
+            "scheduler running, and is the address right?)"
+        ) from None
+    outcome: list[BaseException | None] = []
+
+    def talk() -> None:
+        from distributed import Client
+
+        try:
+            with Client(address, timeout=timeout):
+                outcome.append(None)
+        except BaseException as exc:  # noqa: BLE001 - any failure means "not a scheduler"
+            outcome.append(exc)
+
+    thread = threading.Thread(target=talk, daemon=True)
+    thread.start()
+    thread.join(timeout + 1)
+    if not outcome:
+        raise ValueError(
+            f"the peer at {address} did not answer as a Dask scheduler within {timeout:g} s"
+        )
+    if outcome[0] is not None:
+        raise ValueError(
+            f"the peer at {address} is not a Dask scheduler, or refused this client "
+            f"({type(outcome[0]).__name__})"
+        )
+
+
 @contextlib.contextmanager
 def connect(
     scheduler: str,
     *,
     n_workers: int | None = None,
     processes: bool = True,
-    timeout: float = 30.0,
+    timeout: float = CONNECT_TIMEOUT,
 ) -> Iterator:
     """A ``distributed.Client`` of ``scheduler`` for the block (the cluster it started, if
     ``"local"``, is closed after it).
@@ -88,7 +149,7 @@ def connect(
         Workers of a local cluster (default: the cores); one thread each.
     processes : bool, default True
         Local workers as processes (False: threads of this process; for tests).
-    timeout : float, default 30
+    timeout : float, default :data:`CONNECT_TIMEOUT`
         Seconds to wait for a remote scheduler.
 
     Raises

@@ -683,3 +683,63 @@ def test_every_recorded_unit_is_current_after_the_move():
         assert today == record["fingerprint"], f"{path.parent.name}/{path.name} is stale"
         units += 1
     assert units > 500
+
+
+# ---- every unit's table has a digest; verify checks them all (#48, causes 5 and 6) ---------
+
+
+def _recorded_toy(tmp_path):
+    config = {"seeds": 3, "scale": 2.0, "n_jobs": 1}
+    record("00_toy", TOY, config, root=tmp_path, progress=False, command="test")
+    return tmp_path / "00_toy" / "toy"
+
+
+def test_a_units_provenance_holds_its_tables_digest(tmp_path):
+    from fairbook_book.recordings import check_digests, table_digest
+
+    folder = _recorded_toy(tmp_path)
+    for unit in ("s0", "s1", "s2"):
+        provenance = json.loads((folder / f"{unit}.json").read_text())
+        assert provenance["table_sha256"] == table_digest(folder / f"{unit}.parquet")
+    assert check_digests("00_toy", "toy", root=tmp_path) == []
+
+
+def test_a_hand_edit_in_any_unit_is_found_by_its_digest(tmp_path):
+    from fairbook_book.recordings import check_digests
+
+    folder = _recorded_toy(tmp_path)
+    table = pd.read_parquet(folder / "s2.parquet")
+    table.loc[0, "value"] *= 10  # the same rows, one number ten times larger
+    table.to_parquet(folder / "s2.parquet", index=False)
+    [problem] = check_digests("00_toy", "toy", root=tmp_path)
+    assert problem.startswith("unit s2 of 00_toy/toy: its table is not the one recorded")
+    assert "fairbook-book record 00_toy toy --units s2" in problem
+
+
+@pytest.mark.parametrize(
+    ("damage", "says"),
+    [
+        (lambda f: (f / "s1.json").write_text('{"unit": "s1", "param'), "is not JSON"),
+        (lambda f: (f / "s1.parquet").unlink(), "s1.parquet is gone"),
+        (lambda f: pd.read_parquet(f / "s1.parquet").iloc[:0].to_parquet(f / "s1.parquet"), "rows"),
+        (lambda f: (f / "stray.json").write_text("{}"), "unit stray is damaged"),
+    ],
+)
+def test_verify_names_a_damaged_unit_in_one_line_and_fails(tmp_path, monkeypatch, damage, says):
+    from fairbook_book import recordings
+    from fairbook_book.tooling import verify
+
+    folder = _recorded_toy(tmp_path)
+    damage(folder)
+    monkeypatch.setattr(
+        recordings, "recorded_folder", lambda chapter, name, root=None: tmp_path / chapter / name
+    )
+    reruns = []
+    check = verify.Check(
+        "00_toy", "toy", "toy", lambda: reruns.append(1), values=("value",),
+        tolerance=verify.Tolerance(1e-9, 0.0, "a test's own tolerance, stated here for the toy"),
+    )  # fmt: skip
+    outcome = verify.run_check(check)
+    assert not outcome.passed and not reruns  # nothing re-run on a damaged recording
+    [problem] = outcome.problems
+    assert says in problem and "\n" not in problem

@@ -20,21 +20,25 @@ from collections.abc import Sequence
 
 from fairbook import cli as fairbook_cli
 from fairbook.cli import CommandLine, UsageError, _why, arg
+from fairbook_book.tooling.parameter_ranges import rule_for
 
 __all__ = ["COMMAND_LINE", "LEDGER_OUTCOMES", "build_parser", "main"]
 
 
-def _chapter_error() -> type[Exception]:
+def _book_errors() -> tuple[type[Exception], ...]:
+    """The book's own errors that end a command with one line and exit status 2: a chapter
+    that is not there or a bad parameter, a damaged recording."""
+    from fairbook_book.recordings import DamagedRecording
     from fairbook_book.tooling.chapters import ChapterError
 
-    return ChapterError
+    return ChapterError, DamagedRecording
 
 
 COMMAND_LINE = CommandLine(
     "fairbook-book",
     "fairbook-book: build the fairbook book, rerun and record its chapters, verify this "
     "machine against the recordings, tally the replication ledger.",
-    usage_errors=(_chapter_error(),),
+    usage_errors=_book_errors(),
 )
 subcommand = COMMAND_LINE.subcommand
 
@@ -190,6 +194,10 @@ def _record(args: argparse.Namespace) -> int:
     from fairbook_book.tooling import chapters
 
     chapter = chapters.resolve(args.chapter, chapters.discover())
+    try:  # the seed's range, before anything is computed or created (issue 48, cause 7)
+        rule_for(chapter.slug, "seed").check(args.seed)
+    except ValueError as exc:
+        raise UsageError(f"--seed: {exc}") from None
     package = importlib.import_module(f"fairbook_book.chapters.{chapter.topic}")
     available = getattr(package, "RECORDINGS", {})
     try:
@@ -286,14 +294,16 @@ def _record_scheduler(args: argparse.Namespace) -> str | None:
     ``--n-jobs`` workers when that is more than 1."""
     if args.scheduler is None:
         return None
-    from fairbook.cluster import check_scheduler
+    from fairbook.cluster import check_scheduler, probe_scheduler
 
     try:
         scheduler = check_scheduler(args.scheduler)
+        if args.refingerprint:
+            raise UsageError("--refingerprint runs nothing; leave out --scheduler")
+        if scheduler != "local":  # before any folder or unit exists (issue 48, cause 7)
+            probe_scheduler(scheduler)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    if args.refingerprint:
-        raise UsageError("--refingerprint runs nothing; leave out --scheduler")
     return scheduler
 
 
@@ -391,6 +401,11 @@ def _recorded_at_other_profiles(
     return counts
 
 
+def _allowed(chapter: str, name: str) -> str | None:
+    rule = rule_for(chapter, name)
+    return None if rule is None else rule.describe()
+
+
 @subcommand(
     "chapters",
     help="list the chapters and their parameters",
@@ -411,7 +426,10 @@ def _chapters(args: argparse.Namespace) -> int:
                 "name": c.slug,
                 "title": c.title,
                 "path": str(c.path),
-                "parameters": [asdict(p) for p in c.parameters().values()],
+                "parameters": [
+                    {**asdict(p), "allowed": _allowed(c.slug, p.name)}
+                    for p in c.parameters().values()
+                ],
             }
             for c in found
         ]
@@ -427,6 +445,9 @@ def _chapters(args: argparse.Namespace) -> int:
             print("      (no parameters cell)")
         for p in params.values():
             print(f"      {p.describe()}")
+            rule = rule_for(c.slug, p.name)
+            if rule is not None:
+                print(f"          allowed: {rule.describe()}")
     return 0
 
 

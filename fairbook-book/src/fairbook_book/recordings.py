@@ -77,6 +77,8 @@ except ImportError:  # pragma: no cover - Windows
 
 __all__ = [
     "MOVED",
+    "check_digests",
+    "table_digest",
     "recorded_spelling",
     "PACKAGES",
     "Damage",
@@ -637,6 +639,45 @@ def _scan(folder: Path) -> tuple[dict[str, dict], dict[str, Damage]]:
     return records, damaged
 
 
+def table_digest(path: Path) -> str:
+    """SHA-256 of a unit's table file (its bytes, as written), the ``table_sha256`` of its
+    provenance.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "u.parquet"
+    ...     _ = path.write_bytes(b"PAR1")
+    ...     table_digest(path)[:12]
+    'fbc62d3b5113'
+    """
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def check_digests(chapter: str, name: str, *, root=None) -> list[str]:
+    """Every unit of a recording whose table is not the one recorded (its SHA-256 differs
+    from its provenance's ``table_sha256``), one line each; empty when all agree.
+
+    A damaged unit (unreadable provenance, a missing or truncated table) raises
+    :class:`DamagedRecording`, as loading does. Units recorded before digests were written
+    have none to check and are named as such.
+    """
+    folder = recorded_folder(chapter, name, root=root)
+    problems = []
+    for unit, record_ in (_read_provenance(folder) if folder.is_dir() else {}).items():
+        expected = record_.get("table_sha256")
+        if expected is None:
+            problems.append(f"unit {unit}: no table digest recorded (recorded before 1.0)")
+        elif table_digest(folder / f"{unit}.parquet") != expected:
+            problems.append(
+                f"unit {unit} of {chapter}/{name}: its table is not the one recorded (SHA-256 "
+                f"differs): edited or damaged since; recording it again fixes it: "
+                f"fairbook-book record {chapter} {name} --units {unit}"
+            )
+    return problems
+
+
 def _read_provenance(folder: Path) -> dict[str, dict]:
     """The recorded units of ``folder`` (provenance and table both whole), by unit.
 
@@ -785,11 +826,13 @@ def _write_unit(job: _UnitJob, table: pd.DataFrame, facts: dict) -> Path:
     unit, folder = job.unit, job.folder
     provenance = {**job.provenance, **facts, "unit": unit, "rows": len(table)}
     table_path, json_path = folder / f"{unit}.parquet", folder / f"{unit}.json"
-    text = json.dumps(provenance, indent=1, default=str) + "\n"
     try:
         # the old provenance goes first: a table without one is an unfinished unit
         json_path.unlink(missing_ok=True)
         _replace(table_path, lambda p: table.to_parquet(p, index=False, compression="zstd"))
+        # the table's digest: `fairbook-book verify` checks every unit's table against it
+        provenance["table_sha256"] = table_digest(table_path)
+        text = json.dumps(provenance, indent=1, default=str) + "\n"
         _replace(json_path, lambda p: p.write_text(text, encoding="utf-8"))
     except OSError as exc:
         raise ValueError(

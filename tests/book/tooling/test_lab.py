@@ -46,13 +46,14 @@ def test_copies_are_made_once_and_a_readers_copy_is_never_overwritten(book):
     nbformat.write(nb, mine)
     assert dict((p.name, s) for p, s in working_copies(book))["02_two.ipynb"] == "kept"
     assert "my change" in mine.read_text()
-    # the chapter changes after the copy was made: kept, and the reader is told
-    chapter = book / "notebooks" / "02_two.ipynb"
+    # the chapter changes after the copy was made: kept, and the reader is told, even when
+    # the copy was autosaved after the new chapter arrived (content decides, not times)
     _chapter(book, "02_two.ipynb", "Two", nbformat.v4.new_code_cell("x = 3"))
-    later = mine.stat().st_mtime + 10
-    os.utime(chapter, (later, later))
+    later = (book / "notebooks" / "02_two.ipynb").stat().st_mtime + 10
+    os.utime(mine, (later, later))
     status = dict((p.name, s) for p, s in working_copies(book))
-    assert status == {"01_one.ipynb": "kept", "02_two.ipynb": "kept, older than its chapter"}
+    assert status["01_one.ipynb"] == "kept"
+    assert status["02_two.ipynb"].startswith("kept, but its chapter has changed since it was")
     assert "my change" in mine.read_text()
     # fresh: every copy replaced
     assert {s for _, s in working_copies(book, fresh=True)} == {"replaced"}
@@ -156,3 +157,28 @@ def test_roles_jupyterlab_cannot_resolve_become_their_text():
     assert "{" not in out and "`" not in out
     assert out.startswith("OFI, the flip rate, *its definition* (in the built book)")
     assert "*Algorithm alg-03-cps*" in out
+
+
+def test_a_damaged_copy_is_kept_and_named(book):
+    working_copies(book)
+    (book / "lab" / "01_one.ipynb").write_text("{not a notebook")
+    status = dict((p.name, s) for p, s in working_copies(book))
+    assert status["01_one.ipynb"].startswith("kept, but it cannot be read")
+    assert (book / "lab" / "01_one.ipynb").read_text() == "{not a notebook"
+
+
+@pytest.mark.parametrize("make_lab", ["file", "read-only"])
+def test_make_lab_where_lab_cannot_be_written_is_one_line(book, monkeypatch, capsys, make_lab):
+    from fairbook_book.tooling.lab import main
+
+    if make_lab == "file":
+        (book / "lab").write_text("not a folder")
+    else:
+        (book / "lab").mkdir()
+        (book / "lab").chmod(0o500)
+        if os.access(book / "lab", os.W_OK):  # root writes anyway
+            pytest.skip("this user writes into read-only folders")
+    monkeypatch.setenv("FAIRBOOK_ROOT", str(book))
+    assert main(["--prepare-only"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("[lab] cannot make the working copies") and err.count("\n") == 1

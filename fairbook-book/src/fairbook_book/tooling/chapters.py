@@ -46,9 +46,11 @@ from typing import Any
 import nbformat
 import yaml
 
+from fairbook_book.tooling.parameter_ranges import rule_for
 from fairbook_book.tooling.static_notebook import prepare_for_static
 
 __all__ = [
+    "check_run_output",
     "PROFILES",
     "KERNELS",
     "TIMINGS",
@@ -357,8 +359,9 @@ def coerce_parameters(chapter: Chapter, raw: Mapping[str, str]) -> dict[str, Any
     Raises
     ------
     ChapterError
-        For an unknown name (listing the valid ones), a value of the wrong type, or a
-        ``profile`` other than ``fast`` / ``full``.
+        For an unknown name (listing the valid ones), a value of the wrong type, a value
+        outside the parameter's range or choices
+        (:mod:`fairbook_book.tooling.parameter_ranges`), or an unknown ``profile``.
     """
     declared = chapter.parameters()
     unknown = [name for name in raw if name not in declared]
@@ -381,6 +384,12 @@ def coerce_parameters(chapter: Chapter, raw: Mapping[str, str]) -> dict[str, Any
             raise ChapterError(
                 f"bad value for parameter profile: {value!r}; choose one of {', '.join(PROFILES)}"
             )
+        rule = rule_for(chapter.slug, name)
+        if rule is not None and value is not None:
+            try:
+                rule.check(value)
+            except ValueError as exc:  # before anything runs (issue 48, cause 8)
+                raise ChapterError(f"bad value for parameter {name}: {exc}") from None
         values[name] = value
     return values
 
@@ -527,8 +536,38 @@ def run(
     paths = BookPaths(find_root(root))
     chapter = resolve(spec, discover(paths.root))
     params = coerce_parameters(chapter, raw_parameters or {})
-    target = Path(output) if output else paths.runs / output_name(chapter.slug, params)
+    default = output_name(chapter.slug, params)
+    target = Path(output) if output else paths.runs / default
+    if output:
+        check_run_output(target, paths, default=default)
     return execute(chapter, target, params, log_output=log_output)
+
+
+def check_run_output(target: Path, paths: BookPaths, *, default: str) -> None:
+    """Refuse, before anything runs, an output that would replace a chapter's source (any
+    file in ``notebooks/``) or that is a folder (name the notebook to write).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as root:
+    ...     paths = BookPaths(Path(root))
+    ...     try:
+    ...         check_run_output(Path(root), paths, default="01.ipynb")
+    ...     except ChapterError as error:
+    ...         print(str(error).split(";")[0].endswith("is a folder"))
+    True
+    """
+    if target.is_dir():
+        raise ChapterError(
+            f"-o {target} is a folder; name the notebook to write, e.g. -o {target / default}"
+        )
+    sources = paths.notebooks.resolve()
+    if target.resolve() == sources or target.resolve().is_relative_to(sources):
+        raise ChapterError(
+            f"-o {target} is in the chapters' sources ({paths.notebooks}): the executed copy "
+            "would replace a tracked file; write it elsewhere (default: _build/runs/)"
+        )
 
 
 #: File (in the executed folder) with each chapter's last execution time, in seconds: the

@@ -42,6 +42,7 @@ False
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -51,6 +52,7 @@ from pathlib import Path
 
 import nbformat
 
+from fairbook.atomic import os_reason
 from fairbook_book.tooling.chapters import CHAPTER_GLOB, Chapter, find_root
 
 __all__ = [
@@ -217,9 +219,13 @@ def working_copies(root: str | os.PathLike[str], *, fresh: bool = False):
     Returns
     -------
     list of (pathlib.Path, str)
-        Each copy and what happened: ``"copied"``, ``"replaced"``, ``"kept"`` (it exists and
-        is left alone) or ``"kept, older than its chapter"`` (the chapter changed since:
-        delete the copy for the new version).
+        Each copy and what happened: ``"copied"``, ``"replaced"``, ``"kept"`` (it exists, was
+        copied from the chapter as it is now, and is left alone), or ``"kept, ..."`` saying
+        why a kept copy is not the chapter's current version (the chapter changed since it
+        was copied; the copy cannot be read): delete it, or ``make lab FRESH=1``, for a new
+        copy. Staleness is decided by content: each copy records the SHA-256 of the chapter
+        it was copied from (``metadata.fairbook.copied_from``), not by modification times,
+        which an autosave moves.
     """
     root = Path(root)
     folder = root / LAB_DIR
@@ -228,20 +234,41 @@ def working_copies(root: str | os.PathLike[str], *, fresh: bool = False):
     for chapter in _chapters(root):
         copy = folder / chapter.path.name
         if copy.exists() and not fresh:
-            older = copy.stat().st_mtime < chapter.path.stat().st_mtime and _differs(
-                chapter.path, copy
-            )
-            done.append((copy, "kept, older than its chapter" if older else "kept"))
+            done.append((copy, _kept(chapter.path, copy)))
             continue
         status = "replaced" if copy.exists() else "copied"
         notebook = nbformat.read(chapter.path, as_version=4)
         for_lab(notebook, root=root)
+        notebook.metadata.setdefault("fairbook", {})["copied_from"] = _digest(chapter.path)
         temporary = copy.with_suffix(".ipynb.tmp")
         nbformat.write(notebook, temporary)
         temporary.replace(copy)
         done.append((copy, status))
     (folder / START_PAGE).write_text(start_page(root), encoding="utf-8")
     return done
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _kept(chapter: Path, copy: Path) -> str:
+    """Why a working copy that exists is kept, and whether it is the chapter's version."""
+    try:
+        ours = nbformat.read(copy, as_version=4)
+    except Exception:  # any unreadable copy: say so, and keep it (it may hold work)
+        return "kept, but it cannot be read (damaged?): delete it, or make lab FRESH=1"
+    copied_from = ours.metadata.get("fairbook", {}).get("copied_from")
+    if copied_from is None:  # a copy made before copies recorded their chapter
+        changed = _differs(chapter, copy)
+    else:
+        changed = copied_from != _digest(chapter)
+    if changed:
+        return (
+            "kept, but its chapter has changed since it was copied: delete it (or make lab "
+            "FRESH=1) for the new version; your edits are in this copy"
+        )
+    return "kept"
 
 
 def _differs(chapter: Path, copy: Path) -> bool:
@@ -368,10 +395,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     root = find_root()
-    for copy, status in working_copies(root, fresh=args.fresh):
+    try:
+        copies = working_copies(root, fresh=args.fresh)
+        write_settings()
+    except OSError as exc:  # lab is a file, a read-only folder, a full disk
+        print(
+            f"[lab] cannot make the working copies in {root / LAB_DIR}: {os_reason(exc)}",
+            file=sys.stderr,
+        )
+        return 2
+    for copy, status in copies:
         if status != "kept":
             print(f"[lab] {copy.relative_to(root)}: {status}")
-    write_settings()
     if args.prepare_only:
         return 0
     command = lab_command(root, port=args.port)

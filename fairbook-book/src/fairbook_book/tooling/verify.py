@@ -710,11 +710,17 @@ def run_check(check: Check, *, here: dict | None = None) -> Outcome:
         Failing with one line when the recording is missing or stale, or when the re-run
         needs a package that is not installed.
     """
+    from fairbook_book.recordings import DamagedRecording, check_digests
+
     here = kernel_signature() if here is None else here
     start = time.perf_counter()
     try:
+        # every unit's table as recorded (cheap), before re-running the cheapest one
+        tampered = check_digests(check.chapter, check.recording)
+        if tampered:
+            raise _Problem("; ".join(tampered))
         rerun = check.rerun()
-    except _Problem as exc:
+    except (_Problem, DamagedRecording) as exc:
         return Outcome(check, here, [], None, time.perf_counter() - start, [str(exc)])
     except ImportError as exc:  # e.g. chapter 05 without the `lm` extra
         why = f"the re-run needs {exc.name or exc}: pip install -e '.[lm]'"

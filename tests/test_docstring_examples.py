@@ -16,11 +16,11 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-import pytest  # noqa: E402
+import matplotlib.pyplot as plt
+import pytest
 
-import fairbook  # noqa: E402
-import fairbook_book  # noqa: E402
+import fairbook
+import fairbook_book
 
 _FOUND = [
     info

@@ -112,7 +112,7 @@ def probe_scheduler(address: str, *, timeout: float = CONNECT_TIMEOUT) -> None:
         try:
             with Client(address, timeout=timeout):
                 outcome.append(None)
-        except BaseException as exc:  # noqa: BLE001 - any failure means "not a scheduler"
+        except BaseException as exc:
             outcome.append(exc)
 
     thread = threading.Thread(target=talk, daemon=True)

@@ -4,10 +4,10 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import numpy as np
+import pandas as pd
 
-from fairbook_book.plots import pairwise_heatmap, property_matrix  # noqa: E402
+from fairbook_book.plots import pairwise_heatmap, property_matrix
 
 
 def test_pairwise_heatmap_annotates_raw_values():

@@ -27,7 +27,7 @@ BOOK_TOOLS = ("pytest", "sphinx", "jupyter-book", "papermill", "nbval", "torch",
 
 def main(wheel: str) -> int:
     before = dict(os.environ)
-    import fairbook  # noqa: F401
+    import fairbook
     import fairbook.audit  # noqa: F401
 
     assert dict(os.environ) == before, "import fairbook changed the environment"

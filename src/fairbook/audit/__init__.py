@@ -39,7 +39,7 @@ AAOD (:func:`fairbook.metrics.compare`) is the mean of their absolute values; ai
 
 from .files import PARQUET_SUFFIXES, read_predictions
 from .options import CONSTRAINTS, DEFAULT_METRICS, AuditOptions
-from .pipeline import audit, audit_file
+from .pipeline import audit, audit_file, predictions_frame
 from .report import JSON_SCHEMA, SCHEMA, TABLES, AuditReport
 from .significance import EXACT_METRICS
 from .text import printable
@@ -56,6 +56,7 @@ __all__ = [
     "AuditReport",
     "audit",
     "audit_file",
+    "predictions_frame",
     "printable",
     "read_predictions",
 ]

@@ -506,8 +506,8 @@ def render_html(report, *, title: str = "Fairness audit") -> str:
 
     Examples
     --------
-    >>> from fairbook.audit import audit
-    >>> page = audit([1, 0, 1, 0], [1, 1, 0, 0], ["a", "a", "b", "b"]).to_html()
+    >>> from fairbook.audit import audit, predictions_frame
+    >>> page = audit(predictions_frame([1, 0, 1, 0], [1, 1, 0, 0], ["a", "a", "b", "b"])).to_html()
     >>> page.startswith("<!DOCTYPE html>"), "http" in page, "<script" in page
     (True, False, False)
     """

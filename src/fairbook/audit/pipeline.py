@@ -70,6 +70,7 @@ __all__ = [
     "encode_outcomes",
     "group_tables",
     "optional_tables",
+    "predictions_frame",
     "resolve_columns",
 ]
 
@@ -484,24 +485,42 @@ def _run(frame: pd.DataFrame, columns: Columns, options: AuditOptions) -> AuditR
     return AuditReport(audit_settings(columns, groups, outcomes, options, len(frame)), tables)
 
 
-def _deprecated_arrays(data, arrays, keywords) -> pd.DataFrame:
-    """The 0.x form ``audit(y_true, y_pred, groups, ...)``: the frame it stands for."""
-    if len(arrays) != 2:
-        raise TypeError("audit takes a DataFrame, or the three arrays y_true, y_pred, groups")
-    warnings.warn(
-        "audit(y_true, y_pred, groups) is deprecated since fairbook 1.0 and goes in 2.0: pass "
-        "a DataFrame, audit(frame, y_true=..., y_pred=..., groups=[...])",
-        FutureWarning,
-        stacklevel=3,
-    )
-    given = {"y_true": data, "y_pred": arrays[0], "group": arrays[1]}
+def predictions_frame(y_true, y_pred, groups) -> pd.DataFrame:
+    """Three arrays as the table :func:`audit` reads: columns ``y_true``, ``y_pred`` and
+    ``group`` (its default column names).
+
+    Examples
+    --------
+    >>> predictions_frame([1, 0], [1, 1], ["a", "b"]).columns.tolist()
+    ['y_true', 'y_pred', 'group']
+    >>> try:
+    ...     predictions_frame([1, 0], [1], ["a", "b"])
+    ... except ValueError as error:
+    ...     print(error)
+    y_true, y_pred and groups differ in length: {'y_true': 2, 'y_pred': 1, 'group': 2}
+    """
+    given = {"y_true": y_true, "y_pred": y_pred, "group": groups}
     columns = {
         name: label_array(a, "groups" if name == "group" else name) for name, a in given.items()
     }
     lengths = {name: a.size for name, a in columns.items()}
     if len(set(lengths.values())) > 1:
         raise ValueError(f"y_true, y_pred and groups differ in length: {lengths}")
-    frame = pd.DataFrame(columns)
+    return pd.DataFrame(columns)
+
+
+def _deprecated_arrays(data, arrays, keywords) -> pd.DataFrame:
+    """The 0.x form ``audit(y_true, y_pred, groups, ...)``: the frame it stands for."""
+    if len(arrays) != 2:
+        raise TypeError("audit takes a DataFrame, or the three arrays y_true, y_pred, groups")
+    warnings.warn(
+        "audit(y_true, y_pred, groups) is deprecated since fairbook 1.0 and goes in 2.0: pass "
+        "a DataFrame, audit(frame, y_true=..., y_pred=..., groups=[...]), or three arrays as "
+        "audit(predictions_frame(y_true, y_pred, groups))",
+        FutureWarning,
+        stacklevel=3,
+    )
+    frame = predictions_frame(data, *arrays)
     if keywords.get("reference") is not None and not isinstance(keywords["reference"], dict):
         keywords["reference"] = {"group": keywords["reference"]}
     keywords.update(y_true="y_true", y_pred="y_pred", groups=("group",))

@@ -320,8 +320,8 @@ class AuditReport:
 
     Examples
     --------
-    >>> from fairbook.audit import audit
-    >>> report = audit([1, 0, 1, 0, 1, 1], [1, 1, 0, 0, 1, 1], list("aabbbb"))
+    >>> from fairbook.audit import audit, predictions_frame
+    >>> report = audit(predictions_frame([1, 0, 1, 0, 1, 1], [1, 1, 0, 0, 1, 1], list("aabbbb")))
     >>> report.reference, report.groups.loc["a", "n"]
     ('b', np.int64(2))
     >>> sorted(report.to_dict()["tables"])[:3]
@@ -339,8 +339,9 @@ class AuditReport:
 
         Examples
         --------
-        >>> from fairbook.audit import audit
-        >>> audit([1, 0, 1, 0], [1, 1, 0, 0], ["a", "a", "a ", "a "]).group_names("group")
+        >>> from fairbook.audit import audit, predictions_frame
+        >>> frame = predictions_frame([1, 0, 1, 0], [1, 1, 0, 0], ["a", "a", "a ", "a "])
+        >>> audit(frame).group_names("group")
         {'a': 'a', 'a ': "'a '"}
         """
         from .display_labels import shown_names
@@ -445,8 +446,9 @@ class AuditReport:
 
         Examples
         --------
-        >>> from fairbook.audit import audit
-        >>> audit([1, 0, 1, 0], [1, 1, 0, 0], list("aabb")).summary()["tests"]  # 2 undefined
+        >>> from fairbook.audit import audit, predictions_frame
+        >>> frame = predictions_frame([1, 0, 1, 0], [1, 1, 0, 0], list("aabb"))
+        >>> audit(frame).summary()["tests"]  # 2 undefined
         5
         """
         from .summary import summarize

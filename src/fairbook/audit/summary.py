@@ -117,8 +117,10 @@ def summarize(report) -> dict:
 
     Examples
     --------
-    >>> from fairbook.audit import audit
-    >>> s = audit([1, 0] * 20 + [1, 1, 0], [1, 0] * 20 + [0, 0, 1], ["a"] * 40 + ["b"] * 3)
+    >>> from fairbook.audit import audit, predictions_frame
+    >>> frame = predictions_frame([1, 0] * 20 + [1, 1, 0], [1, 0] * 20 + [0, 0, 1],
+    ...                           ["a"] * 40 + ["b"] * 3)
+    >>> s = audit(frame)
     >>> [g["group"] for g in s.summary()["small_groups"]]
     ['b']
     """

@@ -178,8 +178,9 @@ def metric_order(report) -> list[str]:
 
     Examples
     --------
-    >>> from fairbook.audit import audit
-    >>> metric_order(audit([1, 0, 1, 0], [1, 1, 0, 0], list("aabb"), decision="punitive"))
+    >>> from fairbook.audit import audit, predictions_frame
+    >>> frame = predictions_frame([1, 0, 1, 0], [1, 1, 0, 0], list("aabb"))
+    >>> metric_order(audit(frame, decision="punitive"))
     ['FPR', 'PPV', 'PPR', 'B', 'TPR', 'NPV', 'ACC']
     """
     return ranked(report.settings["metrics"], report.settings.get("decision"))
@@ -638,8 +639,8 @@ def render_text(report, *, width: int = 100) -> str:
 
     Examples
     --------
-    >>> from fairbook.audit import audit
-    >>> text = audit([1, 0, 1, 0], [1, 1, 0, 0], ["a", "a", "b", "b"]).to_text()
+    >>> from fairbook.audit import audit, predictions_frame
+    >>> text = audit(predictions_frame([1, 0, 1, 0], [1, 1, 0, 0], ["a", "a", "b", "b"])).to_text()
     >>> text.splitlines()[0]
     'Fairness audit of 4 rows; predictions: y_pred'
     >>> max(len(line) for line in text.splitlines()) <= 100

@@ -97,7 +97,7 @@ def _package(name: str) -> str:
         from importlib.metadata import version
 
         return version(name)
-    except Exception:  # noqa: BLE001 - any failure means "not installed"
+    except Exception:
         return "absent"
 
 

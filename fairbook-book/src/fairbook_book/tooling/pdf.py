@@ -483,7 +483,7 @@ def _book_title(html_dir: Path) -> tuple[str, str]:
         from importlib.metadata import version
 
         release = f"version {version('fairbook')}"
-    except Exception:  # noqa: BLE001 - a checkout that is not installed
+    except Exception:
         release = ""
     epoch = int(os.environ.get("SOURCE_DATE_EPOCH", time.time()))
     date = time.strftime("%Y-%m-%d", time.gmtime(epoch))

@@ -828,7 +828,7 @@ def _check_deck(browser, deck: Path, expected, screenshots, size, timeout_s) -> 
             page.wait_for_function(
                 "window.Reveal && window.Reveal.isReady && window.Reveal.isReady()"
             )
-        except Exception:  # noqa: BLE001 - a timeout is the finding
+        except Exception:
             return [*errors, f"reveal.js not ready after {timeout_s:g} s"]
         state = page.evaluate(_DECK_STATE)
         problems = errors + _deck_problems(state, expected)

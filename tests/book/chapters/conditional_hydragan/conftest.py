@@ -12,12 +12,12 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-import pytest  # noqa: E402
-import torch  # noqa: E402
+import matplotlib.pyplot as plt
+import pandas as pd
+import pytest
+import torch
 
-from fairbook_book.chapters import conditional_hydragan as hc  # noqa: E402
+from fairbook_book.chapters import conditional_hydragan as hc
 
 torch.set_num_threads(1)
 

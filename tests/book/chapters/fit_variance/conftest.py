@@ -9,12 +9,12 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-import pytest  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
 
-from fairbook_book.chapters import fit_variance as fv  # noqa: E402
+from fairbook_book.chapters import fit_variance as fv
 
 
 @pytest.fixture(autouse=True)

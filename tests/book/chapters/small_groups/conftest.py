@@ -10,9 +10,9 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-import pytest  # noqa: E402
+import matplotlib.pyplot as plt
+import pandas as pd
+import pytest
 
 
 @pytest.fixture(autouse=True)

@@ -3,7 +3,7 @@
 import zlib
 
 import pandas as pd
-import pytest  # noqa: E402
+import pytest
 
 
 @pytest.fixture(scope="module")
@@ -102,10 +102,10 @@ def toy_scored():
 
 
 @pytest.fixture
-def LOGPROBS():  # noqa: N802 - the name the tests have always used
+def LOGPROBS():
     return _LOGPROBS
 
 
 @pytest.fixture
-def ChunkTokenizer():  # noqa: N802
+def ChunkTokenizer():
     return _ChunkTokenizer

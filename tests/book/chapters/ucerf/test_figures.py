@@ -1,8 +1,8 @@
 """Tests of the UCerF chapter's computations — the figures module."""
 
-import pytest  # noqa: E402
+import pytest
 
-from fairbook_book.chapters import ucerf as uc  # noqa: E402
+from fairbook_book.chapters import ucerf as uc
 
 # pro right & sure, anti wrong & sure; pro right & unsure, anti right & sure; ...
 

@@ -1,8 +1,8 @@
 """Tests of the UCerF chapter's computations — the replication module."""
 
-import pandas as pd  # noqa: E402
+import pandas as pd
 
-from fairbook_book.chapters import ucerf as uc  # noqa: E402
+from fairbook_book.chapters import ucerf as uc
 
 
 def test_replication_table(toy_frame):

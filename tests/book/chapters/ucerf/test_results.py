@@ -2,12 +2,12 @@
 
 import math
 
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-import pytest  # noqa: E402
+import numpy as np
+import pandas as pd
+import pytest
 
-from fairbook.ucerf import ucerf  # noqa: E402
-from fairbook_book.chapters import ucerf as uc  # noqa: E402
+from fairbook.ucerf import ucerf
+from fairbook_book.chapters import ucerf as uc
 
 # pro right & sure, anti wrong & sure; pro right & unsure, anti right & sure; ...
 

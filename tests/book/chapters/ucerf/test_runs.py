@@ -1,9 +1,9 @@
 """Tests of the UCerF chapter's computations — the runs module."""
 
-import pandas as pd  # noqa: E402
-import pytest  # noqa: E402
+import pandas as pd
+import pytest
 
-from fairbook_book.chapters import ucerf as uc  # noqa: E402
+from fairbook_book.chapters import ucerf as uc
 
 
 def test_sample_pairs_is_balanced_and_seeded():

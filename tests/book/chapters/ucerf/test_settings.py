@@ -1,8 +1,8 @@
 """Tests of the UCerF chapter's computations — the settings module."""
 
-import pytest  # noqa: E402
+import pytest
 
-from fairbook_book.chapters import ucerf as uc  # noqa: E402
+from fairbook_book.chapters import ucerf as uc
 
 
 def test_settings():

@@ -4,11 +4,11 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
 
-from fairbook_book.chapters import uncertainty_fairness as uf  # noqa: E402
+from fairbook_book.chapters import uncertainty_fairness as uf
 
 
 def test_robustness_heat_map_shows_every_cell_and_marks_robust_claims():

@@ -5,10 +5,10 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-import pytest  # noqa: E402
+import matplotlib.pyplot as plt
+import pytest
 
-from fairbook_book.chapters import verdict_stability as vs  # noqa: E402
+from fairbook_book.chapters import verdict_stability as vs
 
 TINY = dict(
     datasets=("compas",),

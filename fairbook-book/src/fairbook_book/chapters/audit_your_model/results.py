@@ -130,8 +130,9 @@ def audit_summary(report: AuditReport, *, max_listed: int = 4) -> AuditSummary:
 
     Examples
     --------
-    >>> from fairbook.audit import audit
-    >>> report = audit([1, 0] * 30, [1, 0] * 20 + [0, 1] * 10, ["a"] * 40 + ["b"] * 20)
+    >>> from fairbook.audit import audit, predictions_frame
+    >>> frame = predictions_frame([1, 0] * 30, [1, 0] * 20 + [0, 1] * 10, ["a"] * 40 + ["b"] * 20)
+    >>> report = audit(frame)
     >>> print(audit_summary(report).sentences[0])
     An audit of 60 people on 1 attribute (group, 2 groups, reference a).
     """
@@ -200,8 +201,10 @@ def survivors(report: AuditReport) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from fairbook.audit import audit
-    >>> report = audit([1, 0] * 100, [1, 0] * 50 + [1, 1] * 50, ["a"] * 100 + ["b"] * 100)
+    >>> from fairbook.audit import audit, predictions_frame
+    >>> frame = predictions_frame([1, 0] * 100, [1, 0] * 50 + [1, 1] * 50,
+    ...                           ["a"] * 100 + ["b"] * 100)
+    >>> report = audit(frame)
     >>> survivors(report)[["group", "metric"]].values.tolist()
     [['b', 'ACC'], ['b', 'PPR'], ['b', 'B'], ['b', 'FPR'], ['b', 'PPV']]
     """
@@ -222,8 +225,10 @@ def small_groups(report: AuditReport) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from fairbook.audit import audit
-    >>> report = audit([1, 0] * 20 + [1, 1, 0], [1, 0] * 20 + [0, 0, 1], ["a"] * 40 + ["b"] * 3)
+    >>> from fairbook.audit import audit, predictions_frame
+    >>> frame = predictions_frame([1, 0] * 20 + [1, 1, 0], [1, 0] * 20 + [0, 0, 1],
+    ...                           ["a"] * 40 + ["b"] * 3)
+    >>> report = audit(frame)
     >>> small_groups(report)[["group", "n"]].values.tolist()
     [['b', 3]]
     """
@@ -272,8 +277,9 @@ def group_counts(report: AuditReport, attribute: str) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from fairbook.audit import audit
-    >>> report = audit([1, 0] * 30, [1, 0] * 20 + [0, 1] * 10, ["a"] * 40 + ["b"] * 20)
+    >>> from fairbook.audit import audit, predictions_frame
+    >>> frame = predictions_frame([1, 0] * 30, [1, 0] * 20 + [0, 1] * 10, ["a"] * 40 + ["b"] * 20)
+    >>> report = audit(frame)
     >>> group_counts(report, "group").loc["b", ["TP", "FN", "FP", "TN"]].tolist()
     [0, 10, 10, 0]
     """
@@ -290,8 +296,9 @@ def group_rates(report: AuditReport, attribute: str) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from fairbook.audit import audit
-    >>> report = audit([1, 0] * 30, [1, 0] * 20 + [0, 1] * 10, ["a"] * 40 + ["b"] * 20)
+    >>> from fairbook.audit import audit, predictions_frame
+    >>> frame = predictions_frame([1, 0] * 30, [1, 0] * 20 + [0, 1] * 10, ["a"] * 40 + ["b"] * 20)
+    >>> report = audit(frame)
     >>> group_rates(report, "group").index.tolist()
     ['a (ref)', 'b']
     """
@@ -309,7 +316,7 @@ def audit_counts(reports: dict) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from fairbook.audit import audit
+    >>> from fairbook.audit import audit, predictions_frame
     >>> y, p, g = [1, 0] * 30, [1, 0] * 20 + [0, 1] * 10, ["a"] * 40 + ["b"] * 20
     >>> audit_counts({"0.05": audit(y, p, g), "0.01": audit(y, p, g, alpha=0.01)}).shape
     (2, 4)
@@ -333,8 +340,9 @@ def comparisons_table(report: AuditReport, attribute: str) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from fairbook.audit import audit
-    >>> report = audit([1, 0] * 30, [1, 0] * 20 + [0, 1] * 10, ["a"] * 40 + ["b"] * 20)
+    >>> from fairbook.audit import audit, predictions_frame
+    >>> frame = predictions_frame([1, 0] * 30, [1, 0] * 20 + [0, 1] * 10, ["a"] * 40 + ["b"] * 20)
+    >>> report = audit(frame)
     >>> comparisons_table(report, "group").columns.tolist()[:4]
     ['group', 'metric', 'n', 'score']
     """
@@ -415,7 +423,7 @@ def flip_patterns(report: AuditReport) -> pd.DataFrame:
     --------
     Two identical runs settle every verdict:
 
-    >>> from fairbook.audit import audit
+    >>> from fairbook.audit import audit, predictions_frame
     >>> frame = pd.DataFrame({"y_true": [1, 0] * 40, "g": ["a"] * 40 + ["b"] * 40,
     ...                       "r0": [1, 0] * 40, "r1": [1, 0] * 40})
     >>> report = audit(frame, y_pred=None, groups=["g"], runs=["r0", "r1"])

@@ -670,3 +670,12 @@ def test_a_book_command_of_the_library_says_where_it_is(command, capsys):
     assert main([command, "03"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"fairbook-book {command}" in err and "checkout" in err
+
+
+def test_the_library_command_starts_without_importing_the_audit():
+    # the audit's flags are built from its options table only when `audit` is the command
+    code = (
+        "import sys, fairbook.cli; print('pandas' in sys.modules, 'fairbook.audit' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]

@@ -47,7 +47,7 @@ class _Command:
     handler: Handler
     help: str
     description: str | None
-    arguments: list[_Arg] = field(default_factory=list)
+    arguments: list[_Arg] | Callable[[], list[_Arg]] = field(default_factory=list)
 
 
 class UsageError(Exception):
@@ -89,19 +89,23 @@ class CommandLine:
         *,
         help: str,
         description: str | None = None,
-        arguments: Sequence[_Arg] = (),
+        arguments: Sequence[_Arg] | Callable[[], list[_Arg]] = (),
     ) -> Callable[[Handler], Handler]:
-        """Register the decorated function as ``PROG NAME``."""
+        """Register the decorated function as ``PROG NAME``. ``arguments`` may be a function
+        that returns them: it is called only when that subcommand is parsed (the audit's
+        flags come from its options table, which imports the audit)."""
 
         def register(func: Handler) -> Handler:
             text = inspect.cleandoc(description or func.__doc__ or "") or None
-            self.commands[name] = _Command(name, func, help, text, list(arguments))
+            given = arguments if callable(arguments) else list(arguments)
+            self.commands[name] = _Command(name, func, help, text, given)
             return func
 
         return register
 
-    def build_parser(self) -> argparse.ArgumentParser:
-        """The :class:`argparse.ArgumentParser` of every registered subcommand."""
+    def build_parser(self, *, only: str | None = None) -> argparse.ArgumentParser:
+        """The :class:`argparse.ArgumentParser` of every registered subcommand; with ``only``,
+        the arguments given as a function are made for that subcommand alone."""
         parser = argparse.ArgumentParser(prog=self.prog, description=self.description)
         parser.add_argument("--version", action="version", version=f"{self.prog} {_version()}")
         sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -112,14 +116,19 @@ class CommandLine:
                 description=command.description,
                 formatter_class=argparse.RawDescriptionHelpFormatter,
             )
-            for a in command.arguments:
+            arguments = command.arguments
+            if callable(arguments):
+                arguments = arguments() if only is None or only == command.name else []
+            for a in arguments:
                 p.add_argument(*a.flags, **a.kwargs)
             p.set_defaults(_handler=command.handler)
         return parser
 
     def main(self, argv: Sequence[str] | None = None) -> int:
         """Parse ``argv`` (default: the process's), run the subcommand, return its status."""
-        parser = self.build_parser()
+        argv = list(sys.argv[1:] if argv is None else argv)
+        chosen = next((a for a in argv if not a.startswith("-")), "")
+        parser = self.build_parser(only=chosen)
         args = parser.parse_args(argv)
         try:
             status = args._handler(args)
@@ -298,7 +307,7 @@ def _audit_arguments() -> list[_Arg]:
 @subcommand(
     "audit",
     help="audit a CSV/Parquet file of predictions across groups",
-    arguments=_audit_arguments(),
+    arguments=_audit_arguments,
 )
 def _audit(args: argparse.Namespace) -> int:
     """Per-group rates with intervals, exact MATCH p-values of every group against a

@@ -19,7 +19,8 @@ import sys
 from collections.abc import Sequence
 
 from fairbook import cli as fairbook_cli
-from fairbook.cli import CommandLine, UsageError, _why, arg
+from fairbook.atomic import os_reason
+from fairbook.cli import CommandLine, UsageError, arg
 from fairbook_book.tooling.parameter_ranges import rule_for
 
 __all__ = ["COMMAND_LINE", "LEDGER_OUTCOMES", "build_parser", "main"]
@@ -131,7 +132,7 @@ def _run(args: argparse.Namespace) -> int:
         result = chapters.run(args.chapter, params, output=args.output, log_output=args.log_output)
     except OSError as exc:  # the output's folder cannot be made (a path under a file, ...)
         raise UsageError(
-            f"cannot write {args.output or 'the output notebook'}: {_why(exc)}"
+            f"cannot write {args.output or 'the output notebook'}: {os_reason(exc)}"
         ) from None
     if not result.ok:
         print(f"fairbook-book run: {result.chapter.slug} failed: {result.error}", file=sys.stderr)
@@ -482,7 +483,7 @@ def _figures(args: argparse.Namespace) -> int:
         print(f"fairbook-book figures: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:
-        raise UsageError(f"cannot write to {args.out}: {_why(exc)}") from None
+        raise UsageError(f"cannot write to {args.out}: {os_reason(exc)}") from None
     return 0
 
 
@@ -651,7 +652,7 @@ def _student(args: argparse.Namespace) -> int:
     except EditionError as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:
-        raise UsageError(f"cannot write {args.out}: {_why(exc)}") from None
+        raise UsageError(f"cannot write {args.out}: {os_reason(exc)}") from None
     for report in reports:
         print(f"[{args.edition}] {report.line()}")
     print(f"[{args.edition}] {len(reports)} chapters in {args.out}")

@@ -11,6 +11,7 @@ from fairbook_book.tooling import chapters
 from fairbook_book.tooling.parameter_ranges import (
     ADULT_RACES,
     BY_CHAPTER,
+    CPS_GROUPS,
     Choices,
     Counts,
     Range,
@@ -67,6 +68,7 @@ def test_a_value_outside_its_rule_is_refused_naming_the_rule(rule, value):
         ("02", {"seed": "-1"}, "bad value for parameter seed: -1 is not an integer from 0 to"),
         ("02", {"seed": str(10**23)}, "is not an integer from 0 to 4,294,967,295"),
         ("03", {"fig41_group": "Martian"}, "'Martian' is not one of 'White'"),
+        ("03", {"cps_group": "Adult: Martian"}, "'Adult: Martian' is not one of 'COMPAS"),
         ("04", {"setting": "f99"}, "'f99' is not one of 'chapter'"),
         ("01", {"example_cm": "[1, -2, 3, 4]"}, "is not a list of 4 whole numbers"),
     ],
@@ -74,6 +76,17 @@ def test_a_value_outside_its_rule_is_refused_naming_the_rule(rule, value):
 def test_a_chapter_refuses_an_out_of_range_value_before_it_runs(chapter, raw, says):
     with pytest.raises(chapters.ChapterError, match=says.replace("(", r"\(").replace("[", r"\[")):
         chapters.coerce_parameters(chapters.resolve(chapter, CHAPTERS), raw)
+
+
+def test_the_cps_groups_are_the_chapters():
+    import pandas as pd
+
+    from fairbook_book.chapters.small_groups import runs
+
+    races = pd.DataFrame(1, index=list(ADULT_RACES), columns=["TP", "FN", "FP", "TN"])
+    adult = set(runs.cps_groups(adult_counts=races, compas_definition=None))
+    compas = {f"COMPAS ({s}): {g}" for s in ("ours", "published") for g in runs._COMPAS_GROUPS}
+    assert adult | compas == set(CPS_GROUPS)  # (COMPAS's groups need the data to list them)
 
 
 def test_the_adult_races_are_the_data_sets(tmp_path):

@@ -26,10 +26,13 @@ import numbers
 from dataclasses import dataclass
 from typing import Any
 
+from fairbook.papers import seed003
+
 __all__ = [
     "ADULT_RACES",
     "BY_CHAPTER",
     "BY_NAME",
+    "CPS_GROUPS",
     "Choices",
     "Counts",
     "Range",
@@ -113,6 +116,18 @@ _SHARE = Range(0, 1, integer=False)
 #: The race groups of UCI Adult (its codebook's ``race`` values), the groups of Fig. 4.1.
 ADULT_RACES = ("White", "Black", "Asian-Pac-Islander", "Amer-Indian-Eskimo", "Other")
 
+#: The groups of chapter 03's CPS experiment (``small_groups.cps_groups``): the two COMPAS
+#: groups of Sec. 4.6.2, from our loader and as published, and Adult's race groups.
+CPS_GROUPS = (
+    *(
+        f"COMPAS ({source}): {group}"
+        for source in ("ours", "published")
+        for group in seed003.COMPAS_CPS_MATRICES
+        if group != "all"
+    ),
+    *(f"Adult: {race}" for race in ADULT_RACES),
+)
+
 #: Parameters with one meaning wherever they occur.
 BY_NAME: dict[str, Any] = {
     "seed": _SEED,
@@ -133,7 +148,7 @@ BY_CHAPTER: dict[tuple[str, str], Any] = {
     ("01_metric_catalogue", "example_cm"): Counts(4),
     ("02_objective_fairness_index", "n_max"): Range(1, 60),
     ("03_small_groups", "fig41_group"): Choices(ADULT_RACES),
-    ("03_small_groups", "cps_group"): Text("a group of the CPS table, e.g. 'Adult: Other'"),
+    ("03_small_groups", "cps_group"): Choices(CPS_GROUPS),
     ("03_small_groups", "cps_draws"): _COUNT,
     ("04_uncertainty_fairness", "sd_seeds"): Range(1, 1_000),
     ("04_uncertainty_fairness", "real_seeds"): Range(1, 1_000),

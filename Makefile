@@ -7,8 +7,9 @@
 #                                   committed references (nbval's rules), the student edition's
 #                                   leak test, the autograder check, the PDFs, the slides, the
 #                                   page check, the JupyterLab check (.ci/run)
-#   make lab [PORT=8888] [FRESH=1]  set up, then JupyterLab on working copies of the chapters
-#                                   (lab/, git-ignored), as root or as a user
+#   make lab [PORT=8888] [FRESH=NN]  set up, then JupyterLab on working copies of the chapters
+#                                   (lab/, git-ignored), as root or as a user; FRESH=03 replaces
+#                                   chapter 03's copy (yours goes to lab/backup/), FRESH=1 all
 #   make student                    the student (no solutions) and instructor editions of every
 #                                   chapter, and an autograded otter-grader assignment per
 #                                   chapter, in _build/editions/
@@ -70,12 +71,12 @@ echo "[time] $(1): $$(( $$(date +%s) - t0 )) s$$( [ $$rc = 0 ] || echo " (FAILED
 exit $$rc
 endef
 
-.PHONY: help setup vendor data html book pdf slides release lab student editions grader unit nbval nbval-refresh nbval-rerun pagecheck labcheck chromium test lint typecheck wheel verify clean distclean
+.PHONY: help setup vendor data html book pdf slides release lab student editions grader unit nbval nbval-refresh nbval-rerun nbval-changed pagecheck labcheck chromium test lint typecheck wheel verify clean distclean
 
 help:
 	@echo "make book [PROFILE=fast|full]  execute the chapters, build _build/html, check the pages"
 	@echo "make test                      unit tests + book + nbval + page check + JupyterLab check (CI)"
-	@echo "make lab [PORT=8888] [FRESH=1] JupyterLab on working copies of the chapters (lab/)"
+	@echo "make lab [PORT=8888] [FRESH=NN] JupyterLab on working copies of the chapters (lab/)"
 	@echo "make student                   student and instructor editions + autograded assignments (_build/editions)"
 	@echo "make pdf                       the book as A4 PDFs, instructor and student (_build/pdf)"
 	@echo "make slides                    one reveal.js deck per chapter, offline (_build/slides)"
@@ -191,8 +192,11 @@ data: $(STAMP_PY)
 	@$(call timed,data,$(FAIRBOOK) data fetch && $(FAIRBOOK) data verify)
 
 # execute every chapter with papermill (PROFILE), stage, jupyter-book build -W -n --keep-going
+# A chapter unchanged since its last execution here is not executed again (its cache key:
+# notebook, imported modules, package data, parameters, pins, kernel signature;
+# fairbook_book.tooling.execution_cache); NOCACHE=1 executes every chapter.
 html: setup
-	@$(call timed,html,$(BOOK) build --profile $(PROFILE) --jobs $(JOBS) --timings $(REFERENCE)/timings-$(PROFILE).json)
+	@$(call timed,html,$(BOOK) build --profile $(PROFILE) --jobs $(JOBS) --timings $(REFERENCE)/timings-$(PROFILE).json $(if $(NOCACHE),--no-cache))
 
 pagecheck: chromium $(STAMP_PY)
 	@$(call timed,pagecheck,$(PY) -m fairbook_book.tooling.pagecheck $(HTML) --screenshots $(SCREENSHOTS) --jobs $(JOBS))
@@ -243,7 +247,7 @@ grader: $(STAMP_PY)
 PORT ?= 8888
 lab: setup
 	@$(MAKE) data
-	@$(PY) -m fairbook_book.tooling.lab --port $(PORT) $(if $(FRESH),--fresh)
+	@$(PY) -m fairbook_book.tooling.lab --port $(PORT) $(if $(FRESH),--fresh $(FRESH))
 
 # chapters 01 and 02 run in JupyterLab in Chromium: no error, both explorers answer with the
 # library's numbers, saving leaves git status as it was; every chapter's chart draws there
@@ -253,7 +257,7 @@ labcheck: chromium $(STAMP_PY)
 # ---- tests -----------------------------------------------------------------------------------
 
 unit: $(STAMP_PY)
-	@$(call timed,unit,$(PY) -m pytest tests --ignore=tests/notebooks -q -n $(JOBS) --durations=15)
+	@$(call timed,unit,FAIRBOOK_VERIFY_RESULTS=$(CURDIR)/_build/verify $(PY) -m pytest tests --ignore=tests/notebooks -q -n $(JOBS) --durations=15)
 
 # nbval's check without a second execution: compare the executed chapters' outputs, under
 # nbval's rules, with the references committed in tests/notebooks/reference (written from an
@@ -267,6 +271,17 @@ nbval: $(STAMP_PY)
 # after a deliberate change of a chapter's outputs: make html, then this, then review the diff
 nbval-refresh: $(STAMP_PY)
 	@$(PY) -m fairbook_book.tooling.outputs write $(EXECUTED) $(REFERENCE) $(SANITIZE)
+	@$(PY) -m fairbook_book.tooling.execution_cache write-reference $(EXECUTED) --profile $(PROFILE)
+
+# nbval itself on the chapters that changed since their references were written (their
+# content key differs from $(REFERENCE)/keys-$(PROFILE).json): each is executed again and must
+# reproduce the outputs of its build run on this machine; none changed, nothing runs
+nbval-changed: $(STAMP_PY)
+	@ls $(EXECUTED)/*.ipynb >/dev/null 2>&1 || { echo "no executed chapters: run make html"; exit 1; }
+	@changed="$$($(PY) -m fairbook_book.tooling.execution_cache changed $(EXECUTED) --profile $(PROFILE))"; \
+	if [ -z "$$changed" ]; then echo "[nbval-changed] no chapter changed since its reference: nothing to re-execute"; \
+	else echo "[nbval-changed] re-executing under nbval:" $$changed; \
+	  $(call timed,nbval-changed,$(PY) -m pytest -c tests/notebooks/pytest.ini --rootdir=. -q -n $(JOBS) --dist loadscope tests/notebooks $$changed); fi
 
 # nbval itself: re-execute the executed chapters and compare with their stored outputs; with
 # JOBS > 1 the chapters are shared among JOBS workers, each chapter's cells in order in one
@@ -285,6 +300,7 @@ test: setup chromium
 	$(MAKE) unit || failed="$$failed unit"; \
 	$(MAKE) html || failed="$$failed html"; \
 	$(MAKE) nbval || failed="$$failed nbval"; \
+	$(MAKE) nbval-changed || failed="$$failed nbval-changed"; \
 	$(MAKE) editions || failed="$$failed editions"; \
 	$(MAKE) grader || failed="$$failed grader"; \
 	$(MAKE) pdf || failed="$$failed pdf"; \

@@ -74,6 +74,8 @@ def test_chapters_lists_chapters_and_parameters(
     assert run_cli("chapters") == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "01  01_tiny  A tiny chapter"
+    assert lines[1].startswith("    run time: fast ? on the build machine; full: not recorded")
+    assert lines[1].endswith("profiles: fast, full")
     assert '      profile: str = "fast"  # fast | full' in lines
     assert "      seed: int = 0  # random seed" in lines
     assert "02  02_other_topic  Another chapter" in lines
@@ -118,9 +120,21 @@ def test_run_bad_value_exits_2(book: Path, capsys: pytest.CaptureFixture[str]) -
 
 
 def test_run_bad_profile_exits_2(book: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run_cli("run", "02", "--profile", "medium") == 2  # argparse choices
+    assert run_cli("run", "02", "--profile", "medium") == 2
     assert run_cli("run", "02", "-p", "profile", "medium") == 2
-    assert "choose one of fast, full" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.count("chapter 02_other_topic has the profiles fast, full") == 2
+    assert "Traceback" not in err
+    assert not (book / "_build").exists()
+
+
+def test_status_lists_every_chapter_and_where_its_times_come_from(
+    book: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_cli("status") == 0
+    out = capsys.readouterr().out
+    assert "01_tiny  A tiny chapter\n    last execution: not executed on this machine" in out
+    assert "kernel signature of the last build: unknown (no build here yet)" in out
 
 
 def test_run_repeated_or_conflicting_parameters_exit_2(
@@ -136,7 +150,7 @@ def test_run_executes_with_papermill(book: Path, capsys: pytest.CaptureFixture[s
     assert run_cli("run", "02_other_topic", "-p", "n", "5", "--profile", "full") == 0
     out = capsys.readouterr().out
     expected = book / "_build" / "runs" / "02_other_topic-n=5-profile=full.ipynb"
-    assert str(expected) in out
+    assert str(expected) in out and f"open it with: jupyter lab {expected}" in out
     nb = json.loads(expected.read_text())
     assert nb["metadata"]["papermill"]["parameters"] == {"n": 5, "profile": "full"}
     text = "".join("".join(o.get("text", "")) for c in nb["cells"] for o in c.get("outputs", []))

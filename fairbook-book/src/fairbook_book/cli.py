@@ -15,6 +15,7 @@ early (``fairbook-book ledger | head``), without a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Sequence
 
@@ -60,6 +61,14 @@ subcommand = COMMAND_LINE.subcommand
             help="reuse the executed notebooks in _build/executed (only re-render the HTML)",
         ),
         arg(
+            "--no-cache",
+            action="store_true",
+            help="execute every chapter, even those unchanged since their last execution "
+            "here (by default a chapter runs again only when its notebook, the modules it "
+            "imports, the package data, its parameters, the pinned versions or the kernel "
+            "signature changed)",
+        ),
+        arg(
             "-j",
             "--jobs",
             type=int,
@@ -88,6 +97,7 @@ def _build(args: argparse.Namespace) -> int:
         execute_chapters=not args.no_execute,
         jobs=args.jobs,
         timings_fallback=args.timings,
+        use_cache=not args.no_cache,
     )
 
 
@@ -113,7 +123,11 @@ def _parameter_pairs(values: list[list[str]] | None) -> dict[str, str]:
             metavar=("NAME", "VALUE"),
             help="set a parameter of the chapter's parameters cell (repeatable)",
         ),
-        arg("--profile", choices=("fast", "full"), help="shorthand for -p profile VALUE"),
+        arg(
+            "--profile",
+            help="shorthand for -p profile VALUE: fast, full, or another profile the chapter "
+            "declares (08: decisive; fairbook-book chapters lists them)",
+        ),
         arg("-o", "--output", help="output notebook (default _build/runs/CHAPTER-PARAMS.ipynb)"),
         arg("--log-output", action="store_true", help="echo the cells' output while running"),
     ],
@@ -129,7 +143,13 @@ def _run(args: argparse.Namespace) -> int:
             raise UsageError("--profile and -p profile disagree")
         params["profile"] = args.profile
     try:
-        result = chapters.run(args.chapter, params, output=args.output, log_output=args.log_output)
+        result = chapters.run(
+            args.chapter,
+            params,
+            output=args.output,
+            log_output=args.log_output,
+            progress=not args.log_output,
+        )
     except OSError as exc:  # the output's folder cannot be made (a path under a file, ...)
         raise UsageError(
             f"cannot write {args.output or 'the output notebook'}: {os_reason(exc)}"
@@ -138,7 +158,11 @@ def _run(args: argparse.Namespace) -> int:
         print(f"fairbook-book run: {result.chapter.slug} failed: {result.error}", file=sys.stderr)
         print(f"the executed notebook (with the traceback) is {result.output}", file=sys.stderr)
         return 1
-    print(f"{result.output}  ({result.seconds:.1f} s)")
+    key_results = chapters.key_results_text(result.output)
+    if key_results:
+        print(f"Key results of {result.chapter.slug}:\n{key_results}\n")
+    print(f"the executed notebook: {result.output}  ({result.seconds:.1f} s)")
+    print(f"open it with: jupyter lab {result.output}")
     return 0
 
 
@@ -369,10 +393,20 @@ def _verify(args: argparse.Namespace) -> int:
     here = kernel_signature()
     if not args.json:
         print(f"this machine: {describe_signature(here)}", flush=True)
+    from fairbook_book.tooling.chapters import BookPaths, ChapterError, find_root
+    from fairbook_book.tooling.status import VERIFY_FOLDER, save_verify_outcome
+
+    try:
+        kept = BookPaths(find_root()).build / VERIFY_FOLDER
+    except ChapterError:  # not in a checkout: nothing to keep for a status page
+        kept = None
     outcomes = []
     for check in chosen:
         outcome = run_check(check, here=here)
         outcomes.append(outcome)
+        if kept is not None:
+            with contextlib.suppress(OSError):
+                save_verify_outcome(outcome, kept)
         if not args.json:
             print("\n".join(outcome.lines()), flush=True)
     passed = sum(o.passed for o in outcomes)
@@ -408,15 +442,33 @@ def _allowed(chapter: str, name: str) -> str | None:
 
 
 @subcommand(
+    "status",
+    help="each chapter's last execution here, its fast and full run times, its recordings "
+    "and verify's last result on this machine (the book's status page)",
+)
+def _status(args: argparse.Namespace) -> int:
+    """Print what the book's status page shows: per chapter the last execution (date,
+    profile, seconds, from the cache or why it ran, error), the fast profile's seconds and
+    the full profile's recorded cost; per recording its units, cost, device and verify's
+    last result on this machine."""
+    from fairbook_book.tooling.status import status_text
+
+    print(status_text())
+    return 0
+
+
+@subcommand(
     "chapters",
-    help="list the chapters and their parameters",
+    help="list the chapters, their run times, profiles and parameters (with allowed values)",
     arguments=[arg("--json", action="store_true", help="machine-readable output")],
 )
 def _chapters(args: argparse.Namespace) -> int:
     """List every chapter with its title and the parameters `fairbook-book run -p` accepts."""
     from fairbook_book.tooling import chapters
+    from fairbook_book.tooling.status import book_status
 
     found = chapters.discover()
+    status = {row.slug: row for row in book_status()[0]} if found else {}
     if args.json:
         import json
         from dataclasses import asdict
@@ -427,6 +479,9 @@ def _chapters(args: argparse.Namespace) -> int:
                 "name": c.slug,
                 "title": c.title,
                 "path": str(c.path),
+                "profiles": list(chapters.chapter_profiles(c)),
+                "fast_seconds": status[c.slug].fast_seconds,
+                "full_recorded_hours": status[c.slug].full_hours or None,
                 "parameters": [
                     {**asdict(p), "allowed": _allowed(c.slug, p.name)}
                     for p in c.parameters().values()
@@ -441,6 +496,12 @@ def _chapters(args: argparse.Namespace) -> int:
         return 0
     for c in found:
         print(f"{c.number}  {c.slug}  {c.title}".rstrip())
+        row = status[c.slug]
+        fast = "?" if row.fast_seconds is None else f"about {row.fast_seconds:.0f} s"
+        print(
+            f"    run time: fast {fast} on the build machine; full: {row.full_text}; "
+            f"profiles: {', '.join(chapters.chapter_profiles(c))}"
+        )
         params = c.parameters()
         if not params:
             print("      (no parameters cell)")

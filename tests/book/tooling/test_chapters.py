@@ -208,6 +208,31 @@ def test_bad_value_names_the_parameter(book: Path) -> None:
         chapters.coerce_parameters(chapter, {"seed": "x"})
 
 
+def test_a_chapters_own_profiles_are_accepted_and_others_refused() -> None:
+    ptn = chapters.resolve("08", chapters.discover())
+    assert chapters.chapter_profiles(ptn) == ("fast", "decisive", "full")
+    assert chapters.coerce_parameters(ptn, {"profile": "decisive"}) == {"profile": "decisive"}
+    with pytest.raises(ChapterError, match="has the profiles fast, decisive, full"):
+        chapters.coerce_parameters(ptn, {"profile": "huge"})
+
+
+def test_the_key_results_of_an_executed_chapter_read_as_plain_text(tmp_path: Path) -> None:
+    cell = nbformat.v4.new_code_cell("")
+    glued = "```{admonition} Key results\n:class: tip key-results\n\n- One {doc}`x <../a>`.\n```"
+    cell.outputs = [
+        nbformat.v4.new_output(
+            "display_data",
+            data={"application/papermill.record/text/markdown": glued},
+            metadata={"scrapbook": {"name": "key-results"}},
+        )
+    ]
+    path = tmp_path / "01_x.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[cell]), path)
+    assert chapters.key_results_text(path) == "- One x."
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("")]), path)
+    assert chapters.key_results_text(path) is None
+
+
 def test_profile_must_be_fast_or_full(book: Path) -> None:
     chapter = chapters.resolve("01", chapters.discover(book))
     with pytest.raises(ChapterError, match="fast, full"):
@@ -301,7 +326,9 @@ def test_execute_book_side_by_side_gives_the_same_notebooks_in_toc_order(book: P
     timings = json.loads((out / chapters.TIMINGS).read_text())
     assert set(timings) == {"01_tiny", "02_other_topic"}
     assert all(seconds >= 0 for seconds in timings.values())
-    parallel = chapters.execute_book(book, "fast", jobs=2, echo=lambda *a, **k: None)
+    parallel = chapters.execute_book(
+        book, "fast", jobs=2, use_cache=False, echo=lambda *a, **k: None
+    )
     assert [r.chapter.slug for r in parallel] == ["01_tiny", "02_other_topic"]
     assert {r.chapter.slug: _outputs(r.output) for r in parallel} == first
 
@@ -326,11 +353,13 @@ def test_a_fresh_build_orders_the_chapters_by_the_committed_timings(
     # once the build has its own timings, they win over the file
     out = book / "_build" / "executed" / "notebooks"
     (out / chapters.TIMINGS).write_text('{"01_tiny": 90.0, "02_other_topic": 1.0}', "utf-8")
-    chapters.execute_book(book, "fast", jobs=2, timings_fallback=hint, echo=quiet)
+    chapters.execute_book(book, "fast", jobs=2, timings_fallback=hint, use_cache=False, echo=quiet)
     assert orders[-1] == ["01_tiny", "02_other_topic"]
     # a missing file orders nothing: TOC order
     (out / chapters.TIMINGS).unlink()
-    chapters.execute_book(book, "fast", jobs=2, timings_fallback=tmp_path / "no.json", echo=quiet)
+    chapters.execute_book(
+        book, "fast", jobs=2, timings_fallback=tmp_path / "no.json", use_cache=False, echo=quiet
+    )
     assert orders[-1] == ["01_tiny", "02_other_topic"]
 
 

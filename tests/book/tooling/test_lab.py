@@ -55,9 +55,66 @@ def test_copies_are_made_once_and_a_readers_copy_is_never_overwritten(book):
     assert status["01_one.ipynb"] == "kept"
     assert status["02_two.ipynb"].startswith("kept, but its chapter has changed since it was")
     assert "my change" in mine.read_text()
-    # fresh: every copy replaced
-    assert {s for _, s in working_copies(book, fresh=True)} == {"replaced"}
+    # fresh: every copy replaced, the reader's version kept in lab/backup
+    assert all(s.startswith("replaced") for _, s in working_copies(book, fresh=True))
     assert "x = 3" in mine.read_text()
+    backups = list((book / "lab" / lab.BACKUP_DIR).glob("02_two-*.ipynb"))
+    assert len(backups) == 1 and "my change" in backups[0].read_text()
+
+
+def test_fresh_replaces_only_the_named_chapter_and_keeps_the_readers_version(book):
+    working_copies(book)
+    for name in ("01_one.ipynb", "02_two.ipynb"):
+        copy = book / "lab" / name
+        nb = nbformat.read(copy, as_version=4)
+        nb.cells[0].source += "\nmy note"
+        nbformat.write(nb, copy)
+    status = dict((p.name, s) for p, s in working_copies(book, fresh="02"))
+    assert status["01_one.ipynb"] == "kept"
+    assert status["02_two.ipynb"].startswith("replaced (your version: lab/backup/02_two-")
+    assert "my note" in (book / "lab" / "01_one.ipynb").read_text()
+    assert "my note" not in (book / "lab" / "02_two.ipynb").read_text()
+    (backup,) = (book / "lab" / lab.BACKUP_DIR).glob("02_two-*.ipynb")
+    assert "my note" in backup.read_text()
+    with pytest.raises(ValueError, match="FRESH=7: no such chapter; the chapters are 01, 02"):
+        working_copies(book, fresh="7")
+
+
+def test_a_copy_carries_the_kernels_metadata_and_the_run_time_note(book):
+    params = nbformat.v4.new_code_cell('profile: str = "fast"', metadata={"tags": ["parameters"]})
+    _chapter(book, "03_three.ipynb", "Three", params)
+    note = "# Run time: 5 s\n# (code after the parameters)\nprint('after')\n"
+    working_copies(book, times={"03_three": note})
+    copy = nbformat.read(book / "lab" / "03_three.ipynb", as_version=4)
+    assert copy.cells[1].source == "# Run time: 5 s\nprofile: str = \"fast\"\n\nprint('after')"
+    # what the python3 kernel reports on connecting: JupyterLab then has nothing to change
+    from ipykernel.ipkernel import IPythonKernel
+
+    assert copy.metadata["language_info"] == IPythonKernel.language_info
+    assert copy.metadata["kernelspec"]["name"] == "python3"
+
+
+def test_bare_statement_references_get_the_books_numbers(tmp_path):
+    (tmp_path / "book").mkdir()
+    (tmp_path / "book" / "theory.md").write_text(
+        "```{prf:theorem} A\n:label: thm-a\n```\n```{prf:proof}\nx\n```\n"
+        "```{prf:definition} B\n:label: def-b\n```\n```{prf:theorem} C\n:nonumber: false\n"
+        ":label: thm-c\n```\n"
+    )
+    names = lab.statement_names(tmp_path)
+    assert names == {"thm-a": "Theorem 1", "def-b": "Definition 1", "thm-c": "Theorem 2"}
+    text = lab.book_roles("{prf:ref}`thm-c` and {prf:ref}`Theorem 4.1 <thm-a>`", names=names)
+    assert text == "*Theorem 2* (in the built book) and *Theorem 4.1* (in the built book)"
+
+
+def test_the_run_time_notes_read_the_status_and_the_allowed_values():
+    from fairbook_book.tooling.chapters import find_root
+
+    notes = lab.run_time_notes(find_root())
+    assert set(notes) >= {"01_metric_catalogue", "08_parallel_time_networks"}
+    assert "# seed: an integer from 0 to 4,294,967,295" in notes["03_small_groups"]
+    assert "recorded runs took" in notes["08_parallel_time_networks"]  # has recordings
+    assert "(code after the parameters)" not in notes["01_metric_catalogue"]  # has none
 
 
 def test_the_copy_differs_from_its_chapter_only_in_the_glue_cell(book):

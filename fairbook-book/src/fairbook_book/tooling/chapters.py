@@ -46,10 +46,12 @@ from typing import Any
 import nbformat
 import yaml
 
+from fairbook_book.tooling import execution_cache
 from fairbook_book.tooling.parameter_ranges import rule_for
 from fairbook_book.tooling.static_notebook import prepare_for_static
 
 __all__ = [
+    "chapter_profiles",
     "check_run_output",
     "PROFILES",
     "KERNELS",
@@ -61,6 +63,7 @@ __all__ = [
     "Parameter",
     "build",
     "build_html",
+    "key_results_text",
     "coerce_parameters",
     "coerce_value",
     "discover",
@@ -380,9 +383,10 @@ def coerce_parameters(chapter: Chapter, raw: Mapping[str, str]) -> dict[str, Any
             raise ChapterError(
                 f"bad value for parameter {name} ({param.describe()}): {exc}"
             ) from None
-        if name == "profile" and value not in PROFILES:
+        if name == "profile" and value not in chapter_profiles(chapter):
             raise ChapterError(
-                f"bad value for parameter profile: {value!r}; choose one of {', '.join(PROFILES)}"
+                f"bad value for parameter profile: {value!r}; chapter {chapter.slug} has the "
+                f"profiles {', '.join(chapter_profiles(chapter))}"
             )
         rule = rule_for(chapter.slug, name)
         if rule is not None and value is not None:
@@ -392,6 +396,38 @@ def coerce_parameters(chapter: Chapter, raw: Mapping[str, str]) -> dict[str, Any
                 raise ChapterError(f"bad value for parameter {name}: {exc}") from None
         values[name] = value
     return values
+
+
+def chapter_profiles(chapter: Chapter) -> tuple[str, ...]:
+    """The profiles `chapter` declares: the keys of ``PROFILES`` in its settings module
+    (``fairbook_book/chapters/<topic>/settings.py``, read without importing it), or
+    :data:`PROFILES` when it declares none.
+
+    Examples
+    --------
+    >>> chapter_profiles(Chapter(Path("08_parallel_time_networks.ipynb")))
+    ('fast', 'decisive', 'full')
+    >>> chapter_profiles(Chapter(Path("99_no_such_topic.ipynb")))
+    ('fast', 'full')
+    """
+    import importlib.util
+
+    spec = importlib.util.find_spec("fairbook_book")
+    roots = list(spec.submodule_search_locations or []) if spec else []
+    for root in roots:
+        settings = Path(root) / "chapters" / chapter.topic / "settings.py"
+        if not settings.is_file():
+            continue
+        for node in ast.parse(settings.read_text("utf-8")).body:
+            if (
+                isinstance(node, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == "PROFILES" for t in node.targets)
+                and isinstance(node.value, ast.Dict)
+            ):
+                keys = [k.value for k in node.value.keys if isinstance(k, ast.Constant)]
+                if keys and all(isinstance(k, str) for k in keys):
+                    return tuple(keys)
+    return PROFILES
 
 
 def profile_parameters(chapter: Chapter, profile: str) -> dict[str, Any]:
@@ -475,6 +511,8 @@ class ExecutionResult:
     output: Path
     seconds: float
     error: str | None = None
+    #: True when the executed notebook was kept from an earlier build (nothing ran)
+    from_cache: bool = False
 
     @property
     def ok(self) -> bool:
@@ -490,12 +528,14 @@ def execute(
     kernel_name: str | None = None,
     timeout: float | None = None,
     log_output: bool = False,
+    progress: bool = False,
 ) -> ExecutionResult:
     """Execute `chapter` with papermill into `output` (its folder is created).
 
     The kernel's working directory is the output folder unless `cwd` says otherwise, so a
     chapter behaves the same here, in the book build and under nbval. A failing cell does not
-    raise: the result carries the error and the output notebook shows the traceback.
+    raise: the result carries the error and the output notebook shows the traceback. With
+    `progress`, a progress bar of the cells executed (papermill's, on stderr).
     """
     import papermill
     from papermill.exceptions import PapermillExecutionError
@@ -512,7 +552,7 @@ def execute(
                 parameters=dict(parameters or {}),
                 cwd=str(cwd or output.parent),
                 kernel_name=kernel_name,
-                progress_bar=False,
+                progress_bar=progress,
                 log_output=log_output,
                 execution_timeout=timeout,
             )
@@ -530,6 +570,7 @@ def run(
     root: str | os.PathLike[str] | None = None,
     output: str | os.PathLike[str] | None = None,
     log_output: bool = False,
+    progress: bool = False,
 ) -> ExecutionResult:
     """``fairbook-book run``: resolve `spec`, validate the parameters, execute into
     ``_build/runs/<chapter>-<params>.ipynb`` (or `output`)."""
@@ -540,7 +581,46 @@ def run(
     target = Path(output) if output else paths.runs / default
     if output:
         check_run_output(target, paths, default=default)
-    return execute(chapter, target, params, log_output=log_output)
+    return execute(chapter, target, params, log_output=log_output, progress=progress)
+
+
+_DOC_ROLE = re.compile(r"\{(?:doc|ref|numref|term)\}`(?:([^`<]*?)\s*<[^`>]*>|([^`]*))`")
+
+
+def key_results_text(notebook: str | os.PathLike[str]) -> str | None:
+    r"""The Key results an executed chapter glued (``key-results``), as plain text: the
+    admonition's fences and MyST roles left out. None when it glued none (it failed first).
+
+    Examples
+    --------
+    >>> import nbformat, tempfile
+    >>> cell = nbformat.v4.new_code_cell("")
+    >>> cell.outputs = [nbformat.v4.new_output("display_data", data={
+    ...     "application/papermill.record/text/markdown":
+    ...         "```{admonition} Key results\n:class: tip\n\n- One {term}`MATCH test`.\n```\n"},
+    ...     metadata={"scrapbook": {"name": "key-results"}})]
+    >>> path = tempfile.mktemp(suffix=".ipynb")
+    >>> nbformat.write(nbformat.v4.new_notebook(cells=[cell]), path)
+    >>> print(key_results_text(path))
+    - One MATCH test.
+    """
+    notebook = nbformat.read(str(notebook), as_version=4)
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            if output.get("metadata", {}).get("scrapbook", {}).get("name") != "key-results":
+                continue
+            data = output.get("data", {})
+            text = next((v for k, v in data.items() if k.endswith("text/markdown")), None)
+            if text is None:
+                continue
+            lines = [
+                line
+                for line in str(text).splitlines()
+                if not line.startswith("```") and not line.startswith(":class:")
+            ]
+            body = "\n".join(lines).strip()
+            return _DOC_ROLE.sub(lambda m: (m[1] or m[2] or "").strip(), body)
+    return None
 
 
 def check_run_output(target: Path, paths: BookPaths, *, default: str) -> None:
@@ -625,9 +705,15 @@ def execute_book(
     outdir: str | os.PathLike[str] | None = None,
     jobs: int = 1,
     timings_fallback: str | os.PathLike[str] | None = None,
+    use_cache: bool = True,
     echo=print,
 ) -> list[ExecutionResult]:
     """Execute every chapter with `profile` into ``_build/executed/notebooks``.
+
+    With `use_cache` (the default), a chapter whose cache key has not changed since its
+    last execution here keeps its executed notebook and is not run
+    (:mod:`fairbook_book.tooling.execution_cache`); its result says ``from_cache``. Every
+    chapter's entry in ``_build/executed/cache.json`` is updated either way.
 
     All chapters run even if one fails; stale outputs of chapters that no longer exist are
     removed. With ``jobs > 1``, up to `jobs` chapters run side by side (each chapter's
@@ -650,10 +736,37 @@ def execute_book(
             stale.unlink()
     timings = _read_timings(out / TIMINGS)
     order = timings or (_read_timings(Path(timings_fallback)) if timings_fallback else {})
+    entries = execution_cache.load_cache(out)
+    keys = {
+        c.slug: execution_cache.key_parts(c.path, profile_parameters(c, profile), root=paths.root)
+        for c in chapters
+    }
+    kept: list[ExecutionResult] = []
+    to_run: list[Chapter] = []
+    reasons: dict[str, str] = {}
+    for chapter in chapters:
+        output = out / chapter.path.name
+        entry = entries.get(chapter.slug)
+        fresh, why = execution_cache.up_to_date(entry, keys[chapter.slug], output)
+        if use_cache and fresh and entry is not None:
+            entry.from_cache = True
+            entry.reason = "unchanged"
+            kept.append(ExecutionResult(chapter, output, 0.0, from_cache=True))
+            echo(
+                f"[execute] {chapter.slug}: unchanged since {entry.executed_at} "
+                f"({entry.seconds:.1f} s then): kept from the cache",
+                flush=True,
+            )
+        else:
+            reasons[chapter.slug] = why if use_cache else "the cache was not used (--no-cache)"
+            to_run.append(chapter)
 
     def one(chapter: Chapter, processes=None) -> ExecutionResult:
         params = profile_parameters(chapter, profile)
-        echo(f"[execute] {chapter.slug} (profile={profile}) ...", flush=True)
+        echo(
+            f"[execute] {chapter.slug} (profile={profile}; {reasons[chapter.slug]}) ...",
+            flush=True,
+        )
         output = out / chapter.path.name
         if processes is None:
             result = execute(chapter, output, params)
@@ -664,8 +777,8 @@ def execute_book(
         return result
 
     with _kernel_environment():
-        if jobs == 1:
-            done = [one(chapter) for chapter in chapters]
+        if jobs == 1 or len(to_run) <= 1:
+            done = [one(chapter) for chapter in to_run]
         else:
             # Threads keep the order (longest first) and report; each chapter's papermill
             # client runs in a worker process of its own. Two nbclient clients in threads of
@@ -674,10 +787,23 @@ def execute_book(
             spawn = multiprocessing.get_context("spawn")
             with ProcessPoolExecutor(max_workers=jobs, mp_context=spawn) as processes:
                 with ThreadPoolExecutor(max_workers=jobs) as pool:
-                    done = list(pool.map(lambda c: one(c, processes), schedule(chapters, order)))
-    by_slug = {r.chapter.slug: r for r in done}
+                    done = list(pool.map(lambda c: one(c, processes), schedule(to_run, order)))
+    by_slug = {r.chapter.slug: r for r in [*done, *kept]}
     results = [by_slug[c.slug] for c in chapters]
-    timings.update({r.chapter.slug: round(r.seconds, 1) for r in results})
+    timings.update({r.chapter.slug: round(r.seconds, 1) for r in done})
+    for result in done:
+        slug = result.chapter.slug
+        entries[slug] = execution_cache.new_entry(
+            keys[slug],
+            output=result.output,
+            seconds=result.seconds,
+            profile=profile,
+            error=result.error,
+            reason=reasons[slug],
+        )
+    for stale in set(entries) - {c.slug for c in chapters}:
+        del entries[stale]
+    execution_cache.save_cache(out, entries)
     (out / TIMINGS).write_text(json.dumps(timings, indent=1, sort_keys=True) + "\n", "utf-8")
     # the kernel signature the chapters ran under (the kernels inherit this environment):
     # the outputs check compares numbers bit for bit only under an equal one
@@ -769,6 +895,9 @@ def stage_book(
     from fairbook_book.tooling.course import write_course_fragment
 
     write_course_fragment(paths.notebooks, paths.root / REFERENCE_TIMINGS, stage / "book")
+    from fairbook_book.tooling.status import write_status_fragment
+
+    write_status_fragment(paths.root, stage / "book")
     return stage
 
 
@@ -979,6 +1108,7 @@ def build(
     execute_chapters: bool = True,
     jobs: int = 1,
     timings_fallback: str | os.PathLike[str] | None = None,
+    use_cache: bool = True,
     echo=print,
 ) -> int:
     """``fairbook-book build``: execute every chapter, stage, build the HTML. Returns an exit
@@ -990,7 +1120,12 @@ def build(
     if execute_chapters:
         t0 = time.perf_counter()
         results = execute_book(
-            paths.root, profile, jobs=jobs, timings_fallback=timings_fallback, echo=echo
+            paths.root,
+            profile,
+            jobs=jobs,
+            timings_fallback=timings_fallback,
+            use_cache=use_cache,
+            echo=echo,
         )
         timings.append(("execute", time.perf_counter() - t0))
         failed += [f"{r.chapter.slug}: {r.error}" for r in results if not r.ok]

@@ -5,7 +5,8 @@ so running a chapter from ``notebooks/`` would rewrite the repository's chapters
 therefore opens **working copies**: :func:`working_copies` copies each chapter into ``lab/``
 (git-ignored) once, and never over a copy the reader has changed; JupyterLab's file browser is
 rooted there. A reader who wants a chapter fresh deletes its copy (or runs
-``make lab FRESH=1``); ``git status`` stays clean whatever they run or save.
+``make lab FRESH=03``, which keeps their version in ``lab/backup/``; ``FRESH=1`` for every
+chapter); ``git status`` stays clean whatever they run or save.
 
 A working copy differs from its chapter where the chapter relies on Sphinx (:func:`for_lab`):
 the book places the chapter's Key results near the top with a myst-nb ``{glue:md}`` directive;
@@ -47,6 +48,7 @@ import json
 import os
 import re
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -56,6 +58,7 @@ from fairbook.atomic import os_reason
 from fairbook_book.tooling.chapters import CHAPTER_GLOB, Chapter, find_root
 
 __all__ = [
+    "BACKUP_DIR",
     "LAB_DIR",
     "LAB_SETTINGS",
     "START_PAGE",
@@ -64,7 +67,9 @@ __all__ = [
     "for_lab",
     "lab_command",
     "main",
+    "run_time_notes",
     "start_page",
+    "statement_names",
     "working_copies",
     "write_settings",
 ]
@@ -148,7 +153,34 @@ _PRF_KINDS = {
 }
 
 
-def book_roles(source: str) -> str:
+_PRF_DIRECTIVE = re.compile(r"^`{3,}\{prf:(\w+)\}[^\n]*\n(?::[^\n]*\n)*?:label: *([\w-]+)", re.M)
+
+
+def statement_names(root: str | os.PathLike[str] | None) -> dict[str, str]:
+    """Each labelled statement of the book's pages (``book/*.md``) -> the name the built
+    book gives a bare ``{prf:ref}`` to it: its kind and its number, counted per kind in the
+    order of the pages and of the statements (sphinx-proof's numbering), e.g.
+    ``"Proposition 1"``.
+
+    Examples
+    --------
+    >>> names = statement_names(find_root())
+    >>> names["prop-03-holes"], names["thm-03-size"]
+    ('Proposition 1', 'Theorem 1')
+    """
+    if root is None:
+        return {}
+    book = Path(root) / "book"
+    counts: dict[str, int] = {}
+    names: dict[str, str] = {}
+    for page in sorted(book.glob("*.md")):
+        for kind, label in _PRF_DIRECTIVE.findall(page.read_text("utf-8")):
+            counts[kind] = counts.get(kind, 0) + 1
+            names[label] = f"{kind.capitalize()} {counts[kind]}"
+    return names
+
+
+def book_roles(source: str, *, names: dict[str, str] | None = None) -> str:
     """Replace the Sphinx roles JupyterLab cannot resolve with their text: a glossary
     ``{term}`` keeps its words; a ``{prf:ref}`` to a statement of the book (most live on the
     small-groups appendix page) becomes its text, marked as a page of the built book.
@@ -168,6 +200,8 @@ def book_roles(source: str) -> str:
         if match[2]:
             return f"*{match[1]}* (in the built book)"
         label = match[3].strip()
+        if names and label in names:  # the number the built book prints for it
+            return f"*{names[label]}* (in the built book)"
         kind = _PRF_KINDS.get(label.split("-")[0], "Statement")
         return f"*{kind} {label}* (in the built book)"
 
@@ -191,11 +225,13 @@ def for_lab(notebook, *, root: str | os.PathLike[str] | None = None) -> int:
     (1, True)
     """
     changed = 0
+    names = statement_names(root)
     for cell in notebook.get("cells", []):
         if cell.get("cell_type") != "markdown":
             continue
         source = cell.get("source", "")
-        new = _KEY_RESULTS_NOTE if _GLUE in source else book_roles(doc_links(source, root=root))
+        linked = doc_links(source, root=root)
+        new = _KEY_RESULTS_NOTE if _GLUE in source else book_roles(linked, names=names)
         if new != source:
             cell["source"] = new
             changed += 1
@@ -206,15 +242,48 @@ def _chapters(root: Path) -> list[Chapter]:
     return [Chapter(path) for path in sorted((root / "notebooks").glob(CHAPTER_GLOB))]
 
 
-def working_copies(root: str | os.PathLike[str], *, fresh: bool = False):
-    """Make ``lab/NN_topic.ipynb`` for every chapter that has none (all of them if `fresh`).
+#: Where a replaced working copy is kept, below :data:`LAB_DIR`.
+BACKUP_DIR = "backup"
+
+
+def _chosen(fresh: bool | str | Sequence[str], chapters: list[Chapter]) -> set[str]:
+    """The slugs `fresh` names: every chapter for True, ``"all"`` or ``"1"``; else chapter
+    numbers or slugs, comma-separated or a sequence."""
+    if fresh is True or fresh in ("all", "1"):
+        return {c.slug for c in chapters}
+    if not fresh:
+        return set()
+    names = fresh.split(",") if isinstance(fresh, str) else list(fresh)
+    chosen = set()
+    for name in (n.strip() for n in names if n.strip()):
+        hit = [c.slug for c in chapters if name in (c.number, c.slug, c.topic, c.path.name)]
+        if not hit:
+            listing = ", ".join(c.number for c in chapters)
+            raise ValueError(f"FRESH={name}: no such chapter; the chapters are {listing} (or 1)")
+        chosen.update(hit)
+    return chosen
+
+
+def working_copies(
+    root: str | os.PathLike[str],
+    *,
+    fresh: bool | str | Sequence[str] = False,
+    times: dict[str, str] | None = None,
+):
+    """Make ``lab/NN_topic.ipynb`` for every chapter that has none, and replace the copies
+    `fresh` names (the reader's version of each kept in ``lab/backup/``).
 
     Parameters
     ----------
     root : path-like
         The book root (the folder with ``_toc.yml`` and ``notebooks/``).
-    fresh : bool, default False
-        Replace existing copies too (a reader's changes in them are lost).
+    fresh : bool, str or sequence of str, default False
+        Copies to replace: True (or ``"all"``, ``"1"``) every one, or chapter numbers or
+        names (``"03"``, ``"03,06"``). Each replaced copy is first moved to
+        ``lab/backup/NN_topic-YYYYmmdd-HHMMSS.ipynb``, so no edit is lost.
+    times : dict, optional
+        Chapter slug -> a comment about its run times, written at the top of the copy's
+        parameters cell (:func:`run_time_notes`).
 
     Returns
     -------
@@ -222,7 +291,7 @@ def working_copies(root: str | os.PathLike[str], *, fresh: bool = False):
         Each copy and what happened: ``"copied"``, ``"replaced"``, ``"kept"`` (it exists, was
         copied from the chapter as it is now, and is left alone), or ``"kept, ..."`` saying
         why a kept copy is not the chapter's current version (the chapter changed since it
-        was copied; the copy cannot be read): delete it, or ``make lab FRESH=1``, for a new
+        was copied; the copy cannot be read): ``make lab FRESH=NN`` for a new
         copy. Staleness is decided by content: each copy records the SHA-256 of the chapter
         it was copied from (``metadata.fairbook.copied_from``), not by modification times,
         which an autosave moves.
@@ -230,22 +299,107 @@ def working_copies(root: str | os.PathLike[str], *, fresh: bool = False):
     root = Path(root)
     folder = root / LAB_DIR
     folder.mkdir(exist_ok=True)
+    chapters = _chapters(root)
+    replace = _chosen(fresh, chapters)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
     done = []
-    for chapter in _chapters(root):
+    for chapter in chapters:
         copy = folder / chapter.path.name
-        if copy.exists() and not fresh:
+        if copy.exists() and chapter.slug not in replace:
             done.append((copy, _kept(chapter.path, copy)))
             continue
-        status = "replaced" if copy.exists() else "copied"
+        status = "copied"
+        if copy.exists():
+            backup = folder / BACKUP_DIR / f"{chapter.slug}-{stamp}.ipynb"
+            backup.parent.mkdir(exist_ok=True)
+            copy.replace(backup)
+            status = f"replaced (your version: {backup.relative_to(root)})"
         notebook = nbformat.read(chapter.path, as_version=4)
         for_lab(notebook, root=root)
+        if times and chapter.slug in times:
+            _note_run_times(notebook, times[chapter.slug])
         notebook.metadata.setdefault("fairbook", {})["copied_from"] = _digest(chapter.path)
+        # the kernel's own description: JupyterLab writes it on connecting, and a copy that
+        # differs opens marked as modified
+        notebook.metadata.update(_kernel_metadata())
         temporary = copy.with_suffix(".ipynb.tmp")
         nbformat.write(notebook, temporary)
         temporary.replace(copy)
         done.append((copy, status))
     (folder / START_PAGE).write_text(start_page(root), encoding="utf-8")
     return done
+
+
+_NOTE_SPLIT = "# (code after the parameters)\n"
+
+
+def _kernel_metadata() -> dict:
+    """``kernelspec`` and ``language_info`` as this environment's ``python3`` kernel reports
+    them (what JupyterLab stores when it connects)."""
+    try:
+        from ipykernel.ipkernel import IPythonKernel
+        from jupyter_client.kernelspec import KernelSpecManager
+
+        spec = KernelSpecManager().get_kernel_spec("python3")
+    except Exception:  # no ipykernel here (a bare environment): leave the chapter's
+        return {}
+    return {
+        "kernelspec": {"display_name": spec.display_name, "language": "python", "name": "python3"},
+        "language_info": dict(IPythonKernel.language_info),
+    }
+
+
+def _note_run_times(notebook, note: str) -> None:
+    """Put `note` (comment lines) at the top of the notebook's ``parameters`` cell."""
+    for cell in notebook.cells:
+        if cell.get("cell_type") == "code" and "parameters" in cell.get("metadata", {}).get(
+            "tags", []
+        ):
+            head, _, tail = note.partition(_NOTE_SPLIT)
+            cell["source"] = head.rstrip("\n") + "\n" + cell["source"].rstrip("\n") + "\n"
+            if tail:
+                cell["source"] += "\n" + tail.strip("\n")
+            return
+
+
+def run_time_notes(root: str | os.PathLike[str]) -> dict[str, str]:
+    """Each chapter's run times as comment lines for its working copy's parameters cell:
+    the fast profile's seconds and the full profile's recorded cost
+    (:mod:`fairbook_book.tooling.status`, the same numbers as ``fairbook-book status``),
+    and each parameter's allowed values.
+
+    Examples
+    --------
+    >>> notes = run_time_notes(find_root())
+    >>> notes["03_small_groups"].startswith("# Run time:")
+    True
+    """
+    from fairbook_book.tooling.parameter_ranges import rule_for
+    from fairbook_book.tooling.status import book_status
+
+    rows, _ = book_status(root)
+    notes = {}
+    for row in rows:
+        fast = "?" if row.fast_seconds is None else f"about {row.fast_seconds:.0f} s"
+        lines = [
+            f"# Run time: fast profile {fast} on the build machine; full profile: "
+            f"{row.full_text} (fairbook-book status).",
+        ]
+        chapter = Chapter(Path(root) / "notebooks" / f"{row.slug}.ipynb")
+        for name in chapter.parameters():
+            rule = rule_for(row.slug, name)
+            if rule is not None:
+                lines.append(f"# {name}: {rule.describe()}")
+        text = "\n".join(lines) + "\n"
+        if row.recordings:  # the profiles beyond fast say what they cost before they run
+            text += _NOTE_SPLIT + (
+                'if profile != "fast":\n'
+                f"    print(f\"profile = {{profile!r}}: the full profile's recorded runs took "
+                f"{row.full_text.replace(' of recorded runs', '')} on the build machine; "
+                f'the fast profile about {row.fast_seconds or 0:.0f} s.")\n'
+            )
+        notes[row.slug] = text
+    return notes
 
 
 def _digest(path: Path) -> str:
@@ -257,7 +411,7 @@ def _kept(chapter: Path, copy: Path) -> str:
     try:
         ours = nbformat.read(copy, as_version=4)
     except Exception:  # any unreadable copy: say so, and keep it (it may hold work)
-        return "kept, but it cannot be read (damaged?): delete it, or make lab FRESH=1"
+        return "kept, but it cannot be read (damaged?): make lab FRESH=NN (its number) replaces it"
     copied_from = ours.metadata.get("fairbook", {}).get("copied_from")
     if copied_from is None:  # a copy made before copies recorded their chapter
         changed = _differs(chapter, copy)
@@ -265,8 +419,8 @@ def _kept(chapter: Path, copy: Path) -> str:
         changed = copied_from != _digest(chapter)
     if changed:
         return (
-            "kept, but its chapter has changed since it was copied: delete it (or make lab "
-            "FRESH=1) for the new version; your edits are in this copy"
+            "kept, but its chapter has changed since it was copied: make lab FRESH=NN (its "
+            "number) for the new version; your edits go to lab/backup/"
         )
     return "kept"
 
@@ -289,20 +443,44 @@ def start_page(root: str | os.PathLike[str]) -> str:
         "",
         "These are **your working copies** of the book's chapters (in `lab/`, which git "
         "ignores): run them, change their parameters, save them — the repository's chapters "
-        "in `notebooks/` stay as they are. Delete a copy, or run `make lab FRESH=1`, to get "
-        "the chapter fresh.",
+        "in `notebooks/` stay as they are. To get one chapter fresh, run `make lab FRESH=03` "
+        "(its number; `FRESH=1` for every chapter): your version is kept in `lab/backup/`.",
         "",
         'Open a chapter, change its first code cell (the parameters: `profile = "full"` runs '
-        "it at the paper's scale) and choose **Run ▸ Run All Cells**. The explorers near the "
-        "end of each chapter respond to their controls: the ipywidgets ones compute with "
-        "the kernel, the charts redraw from the grid the chapter computed.",
+        "it at the paper's scale; the cell's comments give the allowed values) and choose "
+        "**Run ▸ Run All Cells**. The explorers near the end of each chapter respond to "
+        "their controls: the ipywidgets ones compute with the kernel, the charts redraw from "
+        "the grid the chapter computed.",
         "",
-        "| # | chapter |",
-        "|---|---|",
+        "**How long it takes.** *Fast* is the chapter's last fast-profile run on the build "
+        "machine; *full* is the wall time of its recorded full-profile runs, summed "
+        "(`fairbook-book status` prints both, `fairbook-book chapters` the allowed values). "
+        "A full profile can take hours on a laptop; the book shows its recorded results "
+        "either way.",
+        "",
+        "| # | chapter | fast | full | fresh copy |",
+        "|---|---|---|---|---|",
     ]
+    rows = {}
+    try:
+        from fairbook_book.tooling.status import book_status, hours_text
+
+        rows = {row.slug: row for row in book_status(root)[0]}
+    except Exception:  # no status to read (a bare folder, as in the examples): no times
+        hours_text = None
     for chapter in _chapters(Path(root)):
         title = chapter.title.replace("|", "\\|") or chapter.topic
-        lines.append(f"| {chapter.number} | [{title}]({chapter.path.name}) |")
+        row = rows.get(chapter.slug)
+        fast = "?" if row is None or row.fast_seconds is None else f"{row.fast_seconds:.0f} s"
+        full = (
+            "?"
+            if row is None or hours_text is None
+            else (hours_text(row.full_hours) + " recorded" if row.recordings else "not recorded")
+        )
+        lines.append(
+            f"| {chapter.number} | [{title}]({chapter.path.name}) | {fast} | {full} | "
+            f"`make lab FRESH={chapter.number}` |"
+        )
     lines += [
         "",
         "The built book (`make book`, then `_build/html/index.html`) has the same chapters "
@@ -389,15 +567,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Open the book's chapters in JupyterLab as working copies (lab/).",
     )
     parser.add_argument("--port", type=int, default=8888, help="port (default 8888)")
-    parser.add_argument("--fresh", action="store_true", help="replace every working copy")
+    parser.add_argument(
+        "--fresh",
+        nargs="?",
+        const="all",
+        default="",
+        help="replace working copies (your versions go to lab/backup/): all (also 1), or "
+        "chapter numbers, comma-separated (03 or 03,06)",
+    )
     parser.add_argument(
         "--prepare-only", action="store_true", help="make the copies and settings, serve nothing"
     )
     args = parser.parse_args(argv)
     root = find_root()
     try:
-        copies = working_copies(root, fresh=args.fresh)
+        copies = working_copies(root, fresh=args.fresh, times=run_time_notes(root))
         write_settings()
+    except ValueError as exc:  # FRESH names no chapter
+        print(f"[lab] {exc}", file=sys.stderr)
+        return 2
     except OSError as exc:  # lab is a file, a read-only folder, a full disk
         print(
             f"[lab] cannot make the working copies in {root / LAB_DIR}: {os_reason(exc)}",

@@ -384,6 +384,13 @@ def _chart_probe(page, probe: ChartProbe, parameters: dict, result: Result) -> N
     result.notes.append(f"chart: {probe.control} = {value} → {expected}")
 
 
+#: Whether the current notebook tab is marked modified.
+_DIRTY = (
+    "() => !!(document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-mod-dirty')"
+    " || document.querySelector('.lm-TabBar-tab.jp-mod-current.jp-mod-dirty'))"
+)
+
+
 def _check_chapter(
     page,
     base: str,
@@ -399,6 +406,8 @@ def _check_chapter(
     _open(page, f"{base}/lab/tree/{name}.ipynb")
     result.seconds["open"] = round(time.monotonic() - started, 2)
     page.wait_for_timeout(1500)  # the kernel connects
+    if page.evaluate(_DIRTY):  # opening alone must not change the copy (issue 50)
+        result.problems.append("the tab shows modified right after opening, before any run")
     status = _git_status(root)
     started = time.monotonic()
     if not _ran_all(page, result, started=started, timeout=timeout):

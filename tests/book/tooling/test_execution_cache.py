@@ -172,3 +172,24 @@ def test_a_build_keeps_the_unchanged_chapters_and_runs_the_changed_one(tmp_path,
     assert ec._main(["write-reference", str(out), "--root", str(tmp_path)]) == 0
     keys = json.loads(reference.read_text())
     assert ec.changed_since_reference(ec.load_cache(out), keys) == []
+
+
+def test_a_chapter_edited_while_it_ran_runs_again(tmp_path, monkeypatch):
+    monkeypatch.delenv("FAIRBOOK_ROOT", raising=False)
+    (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: intro\n")
+    chapter = _notebook(tmp_path / "notebooks" / "01_one.ipynb", "print('one')")
+    execute = chapters.execute
+
+    def edit_while_running(*args, **kwargs):
+        result = execute(*args, **kwargs)
+        _notebook(chapter, "print('one, edited meanwhile')")
+        return result
+
+    monkeypatch.setattr(chapters, "execute", edit_while_running)
+    quiet = lambda *a, **k: None  # noqa: E731
+    chapters.execute_book(tmp_path, "fast", echo=quiet)
+    out = tmp_path / "_build" / "executed" / "notebooks"
+    assert "a source changed while it ran" in ec.load_cache(out)["01_one"].reason
+    monkeypatch.setattr(chapters, "execute", execute)
+    (again,) = chapters.execute_book(tmp_path, "fast", echo=quiet)
+    assert not again.from_cache

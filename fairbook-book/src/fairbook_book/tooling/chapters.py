@@ -791,6 +791,7 @@ def execute_book(
     by_slug = {r.chapter.slug: r for r in [*done, *kept]}
     results = [by_slug[c.slug] for c in chapters]
     timings.update({r.chapter.slug: round(r.seconds, 1) for r in done})
+    execution_cache.reread_package_data()
     for result in done:
         slug = result.chapter.slug
         entries[slug] = execution_cache.new_entry(
@@ -801,6 +802,14 @@ def execute_book(
             error=result.error,
             reason=reasons[slug],
         )
+        # a source edited while the chapter ran: what ran is not known, so the next
+        # build runs it again
+        after = execution_cache.key_parts(
+            result.chapter.path, profile_parameters(result.chapter, profile), root=paths.root
+        )
+        if after.key != keys[slug].key:
+            entries[slug].key = ""
+            entries[slug].reason += "; a source changed while it ran: it runs again next time"
     for stale in set(entries) - {c.slug for c in chapters}:
         del entries[stale]
     execution_cache.save_cache(out, entries)

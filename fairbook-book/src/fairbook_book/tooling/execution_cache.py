@@ -73,6 +73,7 @@ __all__ = [
     "load_cache",
     "module_closure",
     "notebook_code",
+    "reread_package_data",
     "save_cache",
     "up_to_date",
 ]
@@ -275,6 +276,12 @@ def _package_data_digest() -> str:
                 continue
             files.append((f"{package}/{path.relative_to(root).as_posix()}", path))
     return _files_digest(files)
+
+
+def reread_package_data() -> None:
+    """Forget the package data's digest (computed once per process), so that the next key
+    reads the files again: after chapters ran, to see whether one was edited meanwhile."""
+    _package_data_digest.cache_clear()
 
 
 def _environment_digest(root: Path) -> str:

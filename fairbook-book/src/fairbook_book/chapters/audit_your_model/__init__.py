@@ -13,14 +13,15 @@ members of an ensemble (seed 000). This package arranges it by role:
 * :mod:`~fairbook_book.chapters.audit_your_model.replication` — none (no paper prints these);
 * :mod:`~fairbook_book.chapters.audit_your_model.figures` — none (the audit draws its own, in
   its HTML report);
-* :mod:`~fairbook_book.chapters.audit_your_model.explorers` — none (the audit is the tool;
-  run ``fairbook audit`` on other columns to explore);
+* :mod:`~fairbook_book.chapters.audit_your_model.explorers` — the groups the audit calls too
+  small as α and the minimum gap move (a static chart and a live widget);
 * :mod:`~fairbook_book.chapters.audit_your_model.key_results` — what the two audits find, in
   plain sentences.
 
 Every public name is importable from here.
 """
 
+from .explorers import SmallGroupGrid, small_group_chart, small_group_explorer, small_group_grid
 from .key_results import key_results
 from .replication import PAPER_SOURCES
 from .results import (
@@ -46,6 +47,7 @@ __all__ = [
     "COMPAS_REFERENCES",
     "PAPER_SOURCES",
     "PROFILES",
+    "SmallGroupGrid",
     "adult_audit",
     "adult_seed_ensemble",
     "audit_counts",
@@ -59,6 +61,9 @@ __all__ = [
     "group_rates",
     "key_results",
     "settings",
+    "small_group_chart",
+    "small_group_explorer",
+    "small_group_grid",
     "small_groups",
     "survivors",
     "uncertainty_table",

@@ -13,13 +13,15 @@ is :mod:`fairbook.variance.verdicts`; this package arranges the chapter by role:
 * :mod:`~fairbook_book.chapters.verdict_stability.results` — flip tables and the advice;
 * :mod:`~fairbook_book.chapters.verdict_stability.replication` — none (no paper prints these);
 * :mod:`~fairbook_book.chapters.verdict_stability.figures` — the heat map and the size curve;
-* :mod:`~fairbook_book.chapters.verdict_stability.explorers` — none (rerun with parameters);
+* :mod:`~fairbook_book.chapters.verdict_stability.explorers` — the flip rate as the number
+  of runs and the distance from the threshold move (a static chart and a live widget);
 * :mod:`~fairbook_book.chapters.verdict_stability.key_results` — the chapter's answers in
   plain sentences, computed from its tables.
 
 Every public name is importable from here.
 """
 
+from .explorers import FlipGrid, flip_chart, flip_explorer, flip_grid, flip_law, simulate_flips
 from .figures import plot_flip_heatmap, plot_size_curve, style_flips
 from .key_results import key_results
 from .replication import PAPER_SOURCES
@@ -77,6 +79,7 @@ __all__ = [
     "ATTRIBUTES",
     "BASE",
     "Dataset",
+    "FlipGrid",
     "MODELS",
     "PAPER_SOURCES",
     "PROFILES",
@@ -93,6 +96,10 @@ __all__ = [
     "bnn_flip_table",
     "build",
     "fit_differences",
+    "flip_chart",
+    "flip_explorer",
+    "flip_grid",
+    "flip_law",
     "flip_table",
     "key_results",
     "load_dataset",
@@ -107,6 +114,7 @@ __all__ = [
     "rules",
     "run_unit",
     "settings",
+    "simulate_flips",
     "size_curve",
     "size_needed",
     "size_table",

@@ -13,6 +13,9 @@
 #   make student                    the student (no solutions) and instructor editions of every
 #                                   chapter, and an autograded otter-grader assignment per
 #                                   chapter, in _build/editions/
+#   make grade CHAPTER=NN SUBMISSIONS=DIR [TIMEOUT=60]
+#                                   grade submitted notebooks: each alone, limited in time and
+#                                   memory, unable to see the keys; a gradebook CSV and a log
 #   make release                    make book + make student, then one versioned archive of it all
 #                                   with SHA-256 checksums in _build/release/
 #
@@ -71,13 +74,14 @@ echo "[time] $(1): $$(( $$(date +%s) - t0 )) s$$( [ $$rc = 0 ] || echo " (FAILED
 exit $$rc
 endef
 
-.PHONY: help setup vendor data html book pdf slides release lab student editions grader unit nbval nbval-refresh nbval-rerun nbval-changed pagecheck labcheck chromium test lint typecheck wheel verify clean distclean
+.PHONY: help setup vendor data html book pdf slides release lab student editions grader unit nbval nbval-refresh nbval-rerun nbval-changed grade pagecheck labcheck chromium test lint typecheck wheel verify clean distclean
 
 help:
 	@echo "make book [PROFILE=fast|full]  execute the chapters, build _build/html, check the pages"
 	@echo "make test                      unit tests + book + nbval + page check + JupyterLab check (CI)"
 	@echo "make lab [PORT=8888] [FRESH=NN] JupyterLab on working copies of the chapters (lab/)"
 	@echo "make student                   student and instructor editions + autograded assignments (_build/editions)"
+	@echo "make grade CHAPTER=01 SUBMISSIONS=DIR [TIMEOUT=60]  grade a folder of notebooks safely (_build/grades)"
 	@echo "make pdf                       the book as A4 PDFs, instructor and student (_build/pdf)"
 	@echo "make slides                    one reveal.js deck per chapter, offline (_build/slides)"
 	@echo "make release                   the book, PDFs, editions, ledger in one archive (_build/release)"
@@ -239,8 +243,28 @@ editions: student
 # make test, after make student: every assignment graded by its autograder three times: the
 # instructor's solutions (full marks), the blank student notebook (0), each key's typical wrong
 # answer (caught); the scores in _build/editions/instructor/assignments/SCORES.md
-grader: $(STAMP_PY)
-	@$(call timed,grader,$(PY) -m fairbook_book.tooling.assignments --out _build/editions --no-build --check)
+# and each autograder zip alone, in a fresh environment of otter-grader and what the zip's
+# environment.yml installs (no fairbook): the solutions score full marks, a notebook that
+# patches the builtins before zeroing its answers gains nothing
+GRADER_VENV := _build/grader-venv
+GRADER_STAMP := $(GRADER_VENV)/.fairbook-grader.stamp
+$(GRADER_STAMP): constraints.txt | $(STAMP_PY)
+	@rm -rf $(GRADER_VENV)
+	@$(call timed,grader-venv,$(PYTHON) -m venv $(GRADER_VENV) && $(GRADER_VENV)/bin/python -m pip install -qq -c constraints.txt "otter-grader[grading,plugins]" -r <($(PY) -c 'from fairbook_book.tooling.assignments import zip_requirements; print(zip_requirements(), end="")'))
+	@touch $@
+
+grader: $(STAMP_PY) $(GRADER_STAMP)
+	@$(call timed,grader,$(PY) -m fairbook_book.tooling.assignments --out _build/editions --no-build --check --alone $(GRADER_VENV)/bin/python)
+
+# grade a folder of submitted notebooks of one chapter's assignment (after make student): each
+# runs alone with a time and memory limit, no network and no view of the keys; the answers are
+# checked afterwards in a clean process (fairbook_book.tooling.grading); the gradebook and a
+# log of what failed go to _build/grades/NN/
+TIMEOUT ?= 60
+grade: $(STAMP_PY)
+	@[ -n "$(CHAPTER)" ] && [ -n "$(SUBMISSIONS)" ] || { echo "usage: make grade CHAPTER=01 SUBMISSIONS=DIR [TIMEOUT=60]"; exit 2; }
+	@[ -f _build/editions/instructor/assignments/$(CHAPTER)_keys.json ] || $(MAKE) student
+	@$(PY) -m fairbook_book.tooling.grading --chapter $(CHAPTER) --submissions $(SUBMISSIONS) --timeout $(TIMEOUT)
 
 # JupyterLab on working copies of the chapters (lab/, git-ignored: running and saving them never
 # changes a tracked file); prints the URL with its token; --allow-root when run as root

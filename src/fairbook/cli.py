@@ -183,7 +183,17 @@ COMMAND_LINE = CommandLine(
 subcommand = COMMAND_LINE.subcommand
 
 #: The book's commands: ``fairbook NAME`` says they are ``fairbook-book NAME`` in a checkout.
-BOOK_COMMANDS = ("build", "run", "record", "verify", "chapters", "figures", "ledger", "student")
+BOOK_COMMANDS = (
+    "build",
+    "run",
+    "record",
+    "verify",
+    "chapters",
+    "status",
+    "figures",
+    "ledger",
+    "student",
+)
 
 
 # ---------------------------------------------------------------------------------------------

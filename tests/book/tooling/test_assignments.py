@@ -4,9 +4,11 @@ the student's copy."""
 
 import json
 import re
+import zipfile
 from pathlib import Path
 
 import nbformat
+import numpy as np
 import pytest
 
 from fairbook_book.tooling import assignments
@@ -204,8 +206,17 @@ def test_a_real_assignment_builds_grades_and_leaks_nothing(tmp_path):
     assert {p.name for p in teacher.iterdir()} == {
         "10_exercises.ipynb",
         "10_autograder.zip",
+        "10_keys.json",
         "MARKING_GUIDE.md",
     }
+    # the zip's tests compare with values written into them: nothing of fairbook is imported
+    with zipfile.ZipFile(teacher / "10_autograder.zip") as zipped:
+        tests = "".join(
+            zipped.read(n).decode() for n in zipped.namelist() if n.startswith("tests/")
+        )
+        environment = zipped.read("environment.yml").decode()
+    assert "fairbook" not in tests and "expected = " in tests
+    assert "scipy==" in environment and "fairbook" not in environment
     guide = (teacher / "MARKING_GUIDE.md").read_text()
     assert all(text in guide for _, text in GUIDES["ex-10-report-what"].criteria)
     student = nbformat.read(built["10_verdict_stability"]["student"], as_version=4)
@@ -228,3 +239,41 @@ def test_the_leak_search_finds_a_planted_solution(tmp_path):
         tmp_path / "01_exercises.ipynb",
     )
     assert any("tpr = 2 / (2 + 3)" in leak for leak in _leaks(tmp_path))
+
+
+@pytest.mark.parametrize(
+    ("kind", "expected", "right", "wrong"),
+    [
+        ("number", 0.4, [0.4, 0.4004, np.float64(0.4)], [0.41, True, float("nan"), 0.0]),
+        ("integer", 56.0, [56, np.int64(56), 56.0], [55, 56.5, True]),
+        ("yes/no", True, [True, np.True_], [False, 1, "True"]),
+        ("word", "j", ["j", " J "], ["i", ""]),
+    ],
+)
+def test_the_zips_value_checks_need_no_builtin(monkeypatch, kind, expected, right, wrong):
+    """A hidden test's check, with abs, float, round and isinstance rebound as a notebook
+    could: right answers pass, wrong and zeroed ones fail all the same."""
+    import builtins
+
+    check = assignments._VALUE_CHECKS[kind]
+
+    def passes(x):
+        try:
+            return bool(eval(check, {"x": x, "expected": expected}))
+        except Exception:  # a test that raises fails
+            return False
+
+    for patched in ({}, {"abs": lambda x: 0, "float": lambda *a: 0.0, "round": lambda *a: 0}):
+        for name, value in patched.items():
+            monkeypatch.setattr(builtins, name, value)
+        assert all(passes(x) for x in right) and not any(passes(x) for x in wrong)
+
+
+def test_what_zeroed_answers_honestly_earn():
+    assert assignments._zero_points("01") == 0.0
+    assert assignments._zero_points("08") == 1.0  # ex-08-decided: the interval is undecided
+
+
+def test_the_zip_installs_the_books_pinned_versions(tmp_path):
+    (tmp_path / "c.txt").write_text("numpy==2.0\nscipy==1.1\nother==3\n")
+    assert assignments.zip_requirements(tmp_path / "c.txt") == "numpy==2.0\nscipy==1.1\npandas\n"

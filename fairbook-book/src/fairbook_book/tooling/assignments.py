@@ -16,8 +16,11 @@ An assignment is made from one source: each exercise's **statement** is taken fr
   whose answer cell assigns named variables (``tpr = ...`` in the student's copy, the
   instructor's arithmetic in the solution), with one *public* test per variable that only says
   whether it is set to the right kind of value (0 points), and one *hidden* test per variable
-  (1 point) that compares it with the library's value
-  (:func:`~fairbook_book.tooling.exercise_keys.check_answer`);
+  (1 point) that compares it with the library's value, computed when the assignment is built
+  and written into the test: the zip's tests import nothing of fairbook, and call no builtin a
+  notebook can rebind (:data:`_VALUE_CHECKS`), so the zip grades in any environment with
+  otter-grader and its ``environment.yml`` (numpy, scipy, pandas: :func:`zip_requirements`),
+  which :func:`check_zips_alone` checks in a fresh one;
 * an open exercise becomes a manually graded question whose solution is its marking guide
   (:data:`~fairbook_book.tooling.exercise_keys.GUIDES`).
 
@@ -51,6 +54,7 @@ import multiprocessing
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -70,6 +74,7 @@ from fairbook_book.tooling.exercise_keys import (
     GradedExercise,
     MarkingGuide,
 )
+from fairbook_book.tooling.grading import write_keys
 
 __all__ = [
     "Exercise",
@@ -78,6 +83,7 @@ __all__ = [
     "build_assignments",
     "built_assignments",
     "check_grading",
+    "check_zips_alone",
     "exercise_statements",
     "grade",
     "main",
@@ -183,26 +189,91 @@ def _answer_lines(key: GradedExercise) -> str:
     return "\n".join(out)
 
 
+#: The kind checks the tests assert, in plain Python (the zip installs nothing of fairbook):
+#: ``x`` is the student's value; numpy's numbers and bools count as numbers and bools.
+_KIND_CHECKS = {
+    "number": "x.__class__.__name__ not in ('bool', 'bool_') and isinstance(x, numbers.Real) "
+    "and math.isfinite(float(x))",
+    "integer": "x.__class__.__name__ not in ('bool', 'bool_') and isinstance(x, numbers.Real) "
+    "and math.isfinite(float(x))",
+    "yes/no": "x is True or x is False or x.__class__.__name__ in ('bool', 'bool_')",
+    "word": "isinstance(x, str) and bool(x.strip())",
+}
+#: The value checks of the hidden tests; ``expected`` is written into the test when the
+#: assignment is built (what the library computes: exercise_keys.expected_values). They call
+#: no name a notebook can rebind (``abs``, ``float``, ``isinstance`` live in ``builtins``, which
+#: the student's code runs beside): the types are reached as ``(0.0).__class__`` and
+#: ``"".__class__``, and the comparisons are the numbers' and strings' own.
+_VALUE_CHECKS = {
+    "number": "x.__class__.__name__ not in ('bool', 'bool_') "
+    f"and -{TOLERANCE!r} <= (0.0).__class__(x) - expected <= {TOLERANCE!r}",
+    "integer": "x.__class__.__name__ not in ('bool', 'bool_') "
+    "and (0.0).__class__(x) - expected == 0.0",
+    "yes/no": "(x is True or x is False or x.__class__.__name__ in ('bool', 'bool_')) "
+    "and (1 if x else 0) == (1 if expected else 0)",
+    "word": '"".__class__.lower("".__class__.strip(x)) == expected.strip().lower()',
+}
+
+
+def _expected_literal(value) -> str:
+    """The Python literal of an oracle's value (numpy scalars as the plain value they hold)."""
+    if type(value).__name__ in ("bool", "bool_"):
+        return repr(bool(value))
+    if isinstance(value, str):
+        return repr(value)
+    return repr(float(value))
+
+
 def _test_cell(key: GradedExercise, name: str, *, hidden: bool) -> str:
+    """One otter test of answer `name`: public (0 points, the kind only) or hidden (1 point,
+    the value, which the library computed when the assignment was built). Plain Python: the
+    test needs nothing but the standard library, so the autograder zip grades anywhere."""
+    from fairbook_book.tooling.exercise_keys import expected_values
+
+    kind = next(a.kind for a in key.answers if a.name == name)
     config = (
         f'""" # BEGIN TEST CONFIG\npoints: {1 if hidden else 0}\nhidden: {str(hidden).lower()}\n'
     )
     failure = "not right" if hidden else "not set to the right kind of value"
     config += f"failure_message: {name} is {failure}\n"
     config += '""" # END TEST CONFIG\n'
+    head = f"def test_{name}{'' if hidden else '_is_set'}({name}):\n"
     if hidden:
-        body = (
-            f"def test_{name}({name}):\n"
-            "    from fairbook_book.tooling.exercise_keys import check_answer\n\n"
-            f"    assert check_answer({key.label!r}, {name!r}, {name})\n"
-        )
+        expected = _expected_literal(expected_values(key.label)[name])
+        body = f"    x = {name}\n    expected = {expected}\n"
+        body += f"    assert {_VALUE_CHECKS[kind]}\n"
     else:
-        body = (
-            f"def test_{name}_is_set({name}):\n"
-            "    from fairbook_book.tooling.exercise_keys import answer_has_kind\n\n"
-            f"    assert answer_has_kind({key.label!r}, {name!r}, {name})\n"
-        )
-    return config + body
+        body = f"    import math\n    import numbers\n\n    x = {name}\n"
+        body += f"    assert {_KIND_CHECKS[kind]}\n"
+    return config + head + body
+
+
+def _literal_context(key: GradedExercise) -> str:
+    """The key's ``context`` as the assignment shows it: the table it ends by displaying,
+    written as a literal (computed now by the library), so the student's notebook and the
+    autograder need nothing but pandas.
+
+    Examples
+    --------
+    >>> from fairbook_book.tooling.exercise_keys import GRADED
+    >>> print(_literal_context(GRADED["ex-09-small-group-by-hand"]).splitlines()[0])
+    # the table the exercise refers to (computed by the book's chapter 09 when this was built)
+    """
+    namespace: dict = {}
+    exec(compile(key.context, f"<{key.label} context>", "exec"), namespace)
+    last = key.context.strip().splitlines()[-1].strip()
+    if not last.isidentifier():
+        raise GradingError(f"{key.label}: its context must end by naming the table it shows")
+    frame = namespace[last]
+    records = json.dumps(frame.reset_index().to_dict(orient="list"), indent=None)
+    index = frame.index.name or "index"
+    return (
+        f"# the table the exercise refers to (computed by the book's chapter {key.label[3:5]} "
+        "when this was built)\n"
+        "import pandas as pd\n\n"
+        f"{last} = pd.DataFrame({records}).set_index({index!r})\n"
+        f"{last}"
+    )
 
 
 def _prompt(exercise: Exercise, key: GradedExercise | None, guide: MarkingGuide | None) -> str:
@@ -267,6 +338,7 @@ def master_notebook(chapter: str, notebook) -> nbformat.NotebookNode:
         "export_cell: false\n"
         "run_tests: false\n"
         "generate: true\n"
+        "requirements: requirements.txt\n"
         "tests:\n  files: false\n  ok_format: false\n"
     )
     title = chapter[3:].replace("_", " ")
@@ -292,7 +364,7 @@ def master_notebook(chapter: str, notebook) -> nbformat.NotebookNode:
             )
         question = exercise.label.replace("-", "_")
         if key is not None and key.context:
-            cells.append(v4.new_code_cell(key.context))
+            cells.append(v4.new_code_cell(_literal_context(key)))
         header = f"# BEGIN QUESTION\nname: {question}\n"
         header += (
             f"points: {key.points}" if key is not None else f"manual: true\npoints: {guide.points}"
@@ -333,10 +405,39 @@ def _otter_assign(master: str, work: str) -> None:
         raise GradingError(f"otter assign failed on {master}: {exc}") from None
 
 
+#: What a graded notebook imports beyond the standard library (the instructor's working uses
+#: scipy; a context table pandas), installed by the autograder zip at the book's pinned
+#: versions; never fairbook: the tests compare with values written into them.
+ZIP_REQUIREMENTS = ("numpy", "scipy", "pandas")
+
+
+def zip_requirements(constraints: str | os.PathLike[str] | None = None) -> str:
+    """The autograder zip's ``requirements.txt``: :data:`ZIP_REQUIREMENTS` at the versions of
+    ``constraints.txt`` (unpinned where it has none).
+
+    Examples
+    --------
+    >>> "scipy==" in zip_requirements()
+    True
+    """
+    from fairbook_book.tooling.chapters import find_root
+
+    path = Path(constraints) if constraints else find_root() / "constraints.txt"
+    pins = {}
+    if path.is_file():
+        for line in path.read_text("utf-8").splitlines():
+            name, _, version = line.partition("==")
+            if version:
+                pins[name.strip().lower()] = version.strip()
+    lines = [f"{name}=={pins[name]}" if name in pins else name for name in ZIP_REQUIREMENTS]
+    return "\n".join(lines) + "\n"
+
+
 def _write_master(chapter: str, notebook, work: Path) -> str:
     name = f"{chapter[:2]}_exercises"
     (work / "master").mkdir(parents=True, exist_ok=True)
     nbformat.write(master_notebook(chapter, notebook), work / "master" / f"{name}.ipynb")
+    (work / "master" / "requirements.txt").write_text(zip_requirements(), "utf-8")
     return f"master/{name}.ipynb"
 
 
@@ -400,6 +501,8 @@ def build_assignments(
                 "solution": Path(shutil.copyfile(solution, teacher_dir / solution.name)),
                 "autograder": Path(shutil.copyfile(zip_, teacher_dir / f"{number}_autograder.zip")),
             }
+            # the keys make grade checks with (the library's values, computed now)
+            write_keys(chapter, teacher_dir / f"{number}_keys.json")
     guides = [_chapter_guide(chapter, notebook) for chapter, notebook in notebooks.items()]
     (teacher_dir / "MARKING_GUIDE.md").write_text(
         "# Marking guide\n\nThe graded questions' answers are checked by the autograder "
@@ -587,6 +690,135 @@ def check_grading(
     return scores
 
 
+#: What a notebook that tries to fool the tests runs before setting its answers: the
+#: builtins the checks could call, patched (issue 49's "patched builtins" notebook).
+PATCH_BUILTINS = (
+    "import builtins\n"
+    "builtins.abs = lambda x: 0\n"
+    "builtins.round = lambda *a, **k: 0\n"
+    "builtins.float = lambda *a: 0.0\n"
+)
+
+
+#: Seconds one ``otter run`` of the zip check may take.
+OTTER_TIMEOUT = 180
+
+
+def _zeroed_notebook(student: Path, target: Path, *, patch: bool) -> Path:
+    """The student notebook with each graded answer cell set to zeros (numbers 0.0, yes/no
+    False, words ""), after :data:`PATCH_BUILTINS` when `patch`."""
+    notebook = nbformat.read(student, as_version=4)
+    zero = {"number": "0.0", "integer": "0", "yes/no": "False", "word": '""'}
+    for cell in notebook.cells:
+        if cell.cell_type != "code":
+            continue
+        for key in GRADED.values():
+            if all(re.search(rf"^{a.name} = \.\.\.", cell.source, re.M) for a in key.answers):
+                lines = [f"{a.name} = {zero[a.kind]}" for a in key.answers]
+                cell.source = (PATCH_BUILTINS if patch else "") + "\n".join(lines)
+                break
+    nbformat.write(notebook, target)
+    return target
+
+
+def _otter_alone(python: Path, autograder: Path, notebook: Path, work: Path) -> dict[str, float]:
+    """``otter run`` of another environment's Python (`python`): the graded questions' points."""
+    out = work / f"{notebook.stem}-results"
+    out.mkdir(parents=True, exist_ok=True)
+    otter = python.parent / "otter"
+    command = [str(otter), "run", "-a", str(autograder), "-o", str(out), str(notebook)]
+    try:
+        run = subprocess.run(
+            command, capture_output=True, text=True, cwd=work, check=False, timeout=OTTER_TIMEOUT
+        )
+    except subprocess.TimeoutExpired:
+        raise GradingError(
+            f"otter run of {notebook.name} did not end in {OTTER_TIMEOUT} s (otter has no "
+            "time limit of its own: make grade has)"
+        ) from None
+    try:
+        results = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        tail = (run.stderr or run.stdout).strip().splitlines()[-3:]
+        raise GradingError(
+            f"otter run in {python.parent.parent} failed: {' '.join(tail)}"
+        ) from None
+    graded = {key.question for key in GRADED.values()}
+    return {
+        t["name"]: float(t.get("score") or 0.0)
+        for t in results.get("tests", [])
+        if t.get("name") in graded
+    }
+
+
+_ZEROS = {"number": 0.0, "integer": 0, "yes/no": False, "word": ""}
+
+
+def _zero_points(number: str) -> float:
+    """What the zeroed notebook of chapter `number` honestly scores: its zeros that happen
+    to be right."""
+    from fairbook_book.tooling.exercise_keys import answer_is_right, expected_values
+
+    points = 0.0
+    for key in GRADED.values():
+        if key.label[3:5] == number:
+            expected = expected_values(key.label)
+            points += sum(answer_is_right(a, _ZEROS[a.kind], expected[a.name]) for a in key.answers)
+    return points
+
+
+def _alone_job(job: tuple[str, str, str, str, str]) -> tuple[str, str, float]:
+    chapter, which, python, autograder, notebook = job
+    work = Path(notebook).parent
+    points = _otter_alone(Path(python), Path(autograder), Path(notebook), work)
+    return chapter, which, sum(points.values())
+
+
+def check_zips_alone(
+    built: dict[str, dict[str, Path]], python: str | os.PathLike[str], *, workers: int | None = None
+) -> list[str]:
+    """Grade with each zip in another environment (`python`'s: only otter-grader and what
+    the zip's ``environment.yml`` installs, no fairbook): the instructor's solutions must
+    score full marks, and a notebook that patches the builtins before zeroing its answers
+    must score no more than its zeros honestly earn. Returns one line per chapter.
+
+    Raises
+    ------
+    GradingError
+        Naming each chapter that graded otherwise.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    lines, problems, jobs = [], [], []
+    with tempfile.TemporaryDirectory(prefix="fairbook-zips-") as top:
+        for chapter, paths in built.items():
+            work = Path(top, chapter[:2])
+            work.mkdir()
+            patched = _zeroed_notebook(paths["student"], work / "patched.ipynb", patch=True)
+            solution = Path(shutil.copyfile(paths["solution"], work / paths["solution"].name))
+            for which, notebook in (("solutions", solution), ("patched", patched)):
+                jobs.append((chapter, which, str(python), str(paths["autograder"]), str(notebook)))
+        workers = max(1, min(len(jobs), workers or os.cpu_count() or 1))
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            scores = {(c, w): p for c, w, p in pool.map(_alone_job, jobs)}
+    for chapter in built:
+        number = chapter[:2]
+        possible = sum(k.points for k in GRADED.values() if k.label[3:5] == number)
+        solutions, cheat = scores[chapter, "solutions"], scores[chapter, "patched"]
+        honest = _zero_points(number)
+        if solutions != possible:
+            problems.append(f"{number}: the solutions score {solutions:g} of {possible:g}")
+        if cheat > honest:
+            problems.append(f"{number}: patching the builtins gains {cheat - honest:g} points")
+        lines.append(
+            f"{number}: solutions {solutions:g} of {possible:g}; zeroed answers after patching "
+            f"the builtins {cheat:g} (the zeros alone earn {honest:g})"
+        )
+    if problems:
+        raise GradingError("the zips do not grade alone as required:\n" + "\n".join(problems))
+    return lines
+
+
 def _write_scores(scores: list[Score], out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     rows = {}
@@ -650,6 +882,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="grade the assignments already in --out (from make student) instead of building",
     )
     parser.add_argument("--root", help="the book root (default: found from the current folder)")
+    parser.add_argument(
+        "--alone",
+        metavar="PYTHON",
+        help="also grade with each zip in this other environment (only otter-grader and the "
+        "zip's requirements): solutions full marks, patched builtins gain nothing",
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
     try:
@@ -670,6 +908,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                     encoding="utf-8"
                 )
             )
+        if args.alone:
+            started = time.perf_counter()
+            lines = check_zips_alone(built, args.alone)
+            seconds = time.perf_counter() - started
+            print(f"[assignments] each zip alone ({args.alone}), {seconds:.0f} s:")
+            print("\n".join(f"  {line}" for line in lines))
     except (ChapterError, GradingError) as exc:
         parser.exit(2, f"{parser.prog}: error: {exc}\n")
     return 0

@@ -224,6 +224,9 @@ def for_lab(notebook, *, root: str | os.PathLike[str] | None = None) -> int:
     >>> for_lab(nb), nb.cells[0].source.startswith("```{tip} Key results")
     (1, True)
     """
+    # the kernel's own description: JupyterLab writes it on connecting, and a copy that
+    # differs opens marked as modified
+    notebook.get("metadata", {}).update(_kernel_metadata())
     changed = 0
     names = statement_names(root)
     for cell in notebook.get("cells", []):
@@ -319,9 +322,6 @@ def working_copies(
         if times and chapter.slug in times:
             _note_run_times(notebook, times[chapter.slug])
         notebook.metadata.setdefault("fairbook", {})["copied_from"] = _digest(chapter.path)
-        # the kernel's own description: JupyterLab writes it on connecting, and a copy that
-        # differs opens marked as modified
-        notebook.metadata.update(_kernel_metadata())
         temporary = copy.with_suffix(".ipynb.tmp")
         nbformat.write(notebook, temporary)
         temporary.replace(copy)

@@ -10,7 +10,7 @@
 #   make lab [PORT=8888] [FRESH=NN]  set up, then JupyterLab on working copies of the chapters
 #                                   (lab/, git-ignored), as root or as a user; FRESH=03 replaces
 #                                   chapter 03's copy (yours goes to lab/backup/), FRESH=1 all
-#   make student                    the student (no solutions) and instructor editions of every
+#   make student [VARIANT=N]        the student (no solutions) and instructor editions of every
 #                                   chapter, and an autograded otter-grader assignment per
 #                                   chapter, in _build/editions/
 #   make grade CHAPTER=NN SUBMISSIONS=DIR [TIMEOUT=60]
@@ -80,7 +80,7 @@ help:
 	@echo "make book [PROFILE=fast|full]  execute the chapters, build _build/html, check the pages"
 	@echo "make test                      unit tests + book + nbval + page check + JupyterLab check (CI)"
 	@echo "make lab [PORT=8888] [FRESH=NN] JupyterLab on working copies of the chapters (lab/)"
-	@echo "make student                   student and instructor editions + autograded assignments (_build/editions)"
+	@echo "make student [VARIANT=N]       student and instructor editions + autograded assignments (_build/editions)"
 	@echo "make grade CHAPTER=01 SUBMISSIONS=DIR [TIMEOUT=60]  grade a folder of notebooks safely (_build/grades)"
 	@echo "make pdf                       the book as A4 PDFs, instructor and student (_build/pdf)"
 	@echo "make slides                    one reveal.js deck per chapter, offline (_build/slides)"
@@ -233,7 +233,7 @@ release: book
 student: $(STAMP_PY)
 	@$(PY) -m fairbook_book.tooling.editions --out _build/editions/student --edition student
 	@$(PY) -m fairbook_book.tooling.editions --out _build/editions/instructor --edition instructor
-	@$(PY) -m fairbook_book.tooling.assignments --out _build/editions
+	@$(PY) -m fairbook_book.tooling.assignments --out _build/editions $(if $(VARIANT),--variant $(VARIANT))
 
 # make test, after the book: both editions written, and the leak test again, now also on the
 # built book's downloads (make unit runs before there is a book)

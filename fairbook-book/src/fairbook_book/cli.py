@@ -693,6 +693,13 @@ def _compare_ledgers(old_path: str, ledger) -> int:
             help="start from _build/executed/notebooks (run `make html` first): outputs kept, "
             "except the solutions'",
         ),
+        arg(
+            "--variant",
+            type=int,
+            help="also build this term's autograded assignments with other numbers than the "
+            "book's (a whole number; make student VARIANT=N): the student notebooks go to "
+            "DIR/student/assignments, the solutions, zips and keys to DIR/instructor/assignments",
+        ),
     ],
 )
 def _student(args: argparse.Namespace) -> int:
@@ -717,6 +724,19 @@ def _student(args: argparse.Namespace) -> int:
     for report in reports:
         print(f"[{args.edition}] {report.line()}")
     print(f"[{args.edition}] {len(reports)} chapters in {args.out}")
+    if args.variant is not None:
+        from fairbook_book.tooling.assignments import GradingError, build_assignments
+
+        if not 0 < args.variant < 2**31:
+            raise UsageError(f"--variant must be a whole number from 1 to {2**31 - 1}")
+        try:
+            built = build_assignments(paths.notebooks, args.out, variant=args.variant)
+        except GradingError as exc:
+            raise UsageError(str(exc)) from None
+        print(
+            f"[variant {args.variant}] {len(built)} assignments: {args.out}/student/assignments "
+            f"for the students; solutions, zips and keys in {args.out}/instructor/assignments"
+        )
     return 0
 
 

@@ -151,3 +151,10 @@ def test_bad_arguments_are_one_line(tmp_path, capsys):
             ["--chapter", "01", "--submissions", str(tmp_path), "--editions", str(tmp_path)]
         )
     assert "run make student first" in capsys.readouterr().err
+
+
+def test_a_term_variants_keys_are_its_own(tmp_path):
+    book = grading.write_keys("01", tmp_path / "book.json")
+    term = grading.write_keys("01", tmp_path / "term.json", variant=7)
+    for name in ("tpr", "fpr", "ppv", "benefit"):
+        assert book["ex_01_rates_by_hand"][name] != term["ex_01_rates_by_hand"][name]

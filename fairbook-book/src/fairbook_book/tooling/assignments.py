@@ -81,6 +81,7 @@ __all__ = [
     "GradingError",
     "Score",
     "build_assignments",
+    "built_variant",
     "built_assignments",
     "check_grading",
     "check_zips_alone",
@@ -228,7 +229,7 @@ def _test_cell(key: GradedExercise, name: str, *, hidden: bool) -> str:
     """One otter test of answer `name`: public (0 points, the kind only) or hidden (1 point,
     the value, which the library computed when the assignment was built). Plain Python: the
     test needs nothing but the standard library, so the autograder zip grades anywhere."""
-    from fairbook_book.tooling.exercise_keys import expected_values
+    from fairbook_book.tooling.exercise_keys import values_of
 
     kind = next(a.kind for a in key.answers if a.name == name)
     config = (
@@ -239,7 +240,7 @@ def _test_cell(key: GradedExercise, name: str, *, hidden: bool) -> str:
     config += '""" # END TEST CONFIG\n'
     head = f"def test_{name}{'' if hidden else '_is_set'}({name}):\n"
     if hidden:
-        expected = _expected_literal(expected_values(key.label)[name])
+        expected = _expected_literal(values_of(key)[name])
         body = f"    x = {name}\n    expected = {expected}\n"
         body += f"    assert {_VALUE_CHECKS[kind]}\n"
     else:
@@ -314,8 +315,18 @@ def marking_guide(guide: MarkingGuide) -> str:
     return "\n".join(lines)
 
 
-def master_notebook(chapter: str, notebook) -> nbformat.NotebookNode:
-    """Otter-grader's master notebook of one chapter's exercises.
+def _key(label: str, variant: int) -> GradedExercise | None:
+    """The key of `label` in `variant` (None for an open exercise)."""
+    if label not in GRADED:
+        return None
+    from fairbook_book.tooling.variants import varied_key
+
+    return varied_key(label, variant)
+
+
+def master_notebook(chapter: str, notebook, *, variant: int = 0) -> nbformat.NotebookNode:
+    """Otter-grader's master notebook of one chapter's exercises (with the numbers of term
+    `variant`, :mod:`fairbook_book.tooling.variants`; 0: the book's).
 
     Raises
     ------
@@ -342,11 +353,16 @@ def master_notebook(chapter: str, notebook) -> nbformat.NotebookNode:
         "tests:\n  files: false\n  ok_format: false\n"
     )
     title = chapter[3:].replace("_", " ")
+    which = (
+        "with their statements as the book has them"
+        if variant == 0
+        else f"with other numbers than the book's (term variant {variant})"
+    )
     cells = [
         v4.new_raw_cell(config),
         v4.new_markdown_cell(
             f"# Chapter {chapter[:2]} ({title}): exercises\n\n"
-            "The exercises of the chapter, with their statements as the book has them. Those "
+            f"The exercises of the chapter, {which}. Those "
             "whose answer is a number or a short computation are graded automatically: set "
             "the named variables in each answer cell and run `grader.check(...)` below it, "
             "which says whether each is set to the right *kind* of value (the values are "
@@ -357,7 +373,12 @@ def master_notebook(chapter: str, notebook) -> nbformat.NotebookNode:
         ),
     ]
     for exercise in exercises:
-        key, guide = GRADED.get(exercise.label), GUIDES.get(exercise.label)
+        key, guide = _key(exercise.label, variant), GUIDES.get(exercise.label)
+        if key is not None and variant:
+            from fairbook_book.tooling.variants import varied_statement
+
+            body = varied_statement(exercise.label, exercise.body, variant)
+            exercise = Exercise(exercise.label, exercise.title, body)
         if key is None and guide is None:
             raise GradingError(
                 f"{chapter}: exercise {exercise.label} has no key and no marking guide"
@@ -433,10 +454,11 @@ def zip_requirements(constraints: str | os.PathLike[str] | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _write_master(chapter: str, notebook, work: Path) -> str:
+def _write_master(chapter: str, notebook, work: Path, variant: int = 0) -> str:
     name = f"{chapter[:2]}_exercises"
     (work / "master").mkdir(parents=True, exist_ok=True)
-    nbformat.write(master_notebook(chapter, notebook), work / "master" / f"{name}.ipynb")
+    master = master_notebook(chapter, notebook, variant=variant)
+    nbformat.write(master, work / "master" / f"{name}.ipynb")
     (work / "master" / "requirements.txt").write_text(zip_requirements(), "utf-8")
     return f"master/{name}.ipynb"
 
@@ -456,8 +478,11 @@ def build_assignments(
     out_dir: str | os.PathLike[str],
     *,
     chapters: Sequence[str] | None = None,
+    variant: int = 0,
 ) -> dict[str, dict[str, Path]]:
-    """Build every chapter's assignment into ``out_dir/student`` and ``out_dir/instructor``.
+    """Build every chapter's assignment into ``out_dir/student`` and ``out_dir/instructor``,
+    with the numbers of term `variant` (0: the book's; :mod:`fairbook_book.tooling.variants`),
+    which the instructor's folder records (:data:`VARIANT_FILE`).
 
     ``out_dir/student/assignments/NN_exercises.ipynb`` is what a student gets (no answers, no
     hidden tests, no marking guide); ``out_dir/instructor/assignments/`` holds the solution
@@ -486,7 +511,7 @@ def build_assignments(
     with tempfile.TemporaryDirectory(prefix="fairbook-assign-") as top:
         works = {chapter: Path(top, chapter[:2]) for chapter in notebooks}
         # every master first: a missing key fails before any otter process starts
-        masters = {c: _write_master(c, notebooks[c], works[c]) for c in notebooks}
+        masters = {c: _write_master(c, notebooks[c], works[c], variant) for c in notebooks}
         workers = max(1, min(len(notebooks), os.cpu_count() or 1))
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(
@@ -502,8 +527,9 @@ def build_assignments(
                 "autograder": Path(shutil.copyfile(zip_, teacher_dir / f"{number}_autograder.zip")),
             }
             # the keys make grade checks with (the library's values, computed now)
-            write_keys(chapter, teacher_dir / f"{number}_keys.json")
-    guides = [_chapter_guide(chapter, notebook) for chapter, notebook in notebooks.items()]
+            write_keys(chapter, teacher_dir / f"{number}_keys.json", variant=variant)
+    (teacher_dir / VARIANT_FILE).write_text(json.dumps({"variant": variant}) + "\n", "utf-8")
+    guides = [_chapter_guide(chapter, notebook, variant) for chapter, notebook in notebooks.items()]
     (teacher_dir / "MARKING_GUIDE.md").write_text(
         "# Marking guide\n\nThe graded questions' answers are checked by the autograder "
         "(`otter run -a NN_autograder.zip SUBMISSION.ipynb`); the open ones are marked with "
@@ -544,14 +570,27 @@ def built_assignments(out_dir: str | os.PathLike[str]) -> dict[str, dict[str, Pa
     return built
 
 
-def _chapter_guide(chapter: str, notebook) -> str:
+#: The file, in the instructor's assignments folder, that records the term variant.
+VARIANT_FILE = "VARIANT.json"
+
+
+def built_variant(out_dir: str | os.PathLike[str]) -> int:
+    """The term variant the assignments in `out_dir` were built with (0 when not recorded)."""
+    path = Path(out_dir) / "instructor" / "assignments" / VARIANT_FILE
+    try:
+        return int(json.loads(path.read_text("utf-8"))["variant"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0
+
+
+def _chapter_guide(chapter: str, notebook, variant: int = 0) -> str:
     parts = [f"## Chapter {chapter}"]
     for exercise in exercise_statements(notebook):
         if exercise.label in GUIDES:
             guide = marking_guide(GUIDES[exercise.label])
             parts.append(f"### {exercise.title} (`{exercise.label}`)\n\n{guide}")
         else:
-            key = GRADED[exercise.label]
+            key = _key(exercise.label, variant)
             names = ", ".join(f"`{a.name}`" for a in key.answers)
             parts.append(
                 f"### {exercise.title} (`{exercise.label}`)\n\nAutograded, {key.points} points "
@@ -613,16 +652,16 @@ def _grade_job(job: tuple[str, str, str, str]) -> Score:
     return grade(autograder, notebook, which=which)
 
 
-def _wrong_notebook(student: Path, target: Path) -> Path:
+def _wrong_notebook(student: Path, target: Path, variant: int = 0) -> Path:
     """The student notebook with each graded answer cell (``name = ...`` for every answer of a
     key) replaced by that key's typical wrong answer."""
     notebook = nbformat.read(student, as_version=4)
     for cell in notebook.cells:
         if cell.cell_type != "code":
             continue
-        for key in GRADED.values():
+        for label, key in GRADED.items():
             if all(re.search(rf"^{a.name} = \.\.\.", cell.source, re.M) for a in key.answers):
-                cell.source = key.wrong
+                cell.source = _key(label, variant).wrong
                 break
     nbformat.write(notebook, target)
     return target
@@ -633,6 +672,7 @@ def check_grading(
     *,
     out: str | os.PathLike[str] | None = None,
     workers: int | None = None,
+    variant: int = 0,
 ) -> list[Score]:
     """Grade each built assignment three times and require what a lecturer relies on.
 
@@ -652,7 +692,7 @@ def check_grading(
     with tempfile.TemporaryDirectory(prefix="fairbook-wrong-") as work:
         jobs = []
         for chapter, paths in built.items():
-            wrong = _wrong_notebook(paths["student"], Path(work) / paths["student"].name)
+            wrong = _wrong_notebook(paths["student"], Path(work) / paths["student"].name, variant)
             for which, notebook in (
                 ("solutions", paths["solution"]),
                 ("blank", paths["student"]),
@@ -754,15 +794,16 @@ def _otter_alone(python: Path, autograder: Path, notebook: Path, work: Path) -> 
 _ZEROS = {"number": 0.0, "integer": 0, "yes/no": False, "word": ""}
 
 
-def _zero_points(number: str) -> float:
+def _zero_points(number: str, variant: int = 0) -> float:
     """What the zeroed notebook of chapter `number` honestly scores: its zeros that happen
     to be right."""
-    from fairbook_book.tooling.exercise_keys import answer_is_right, expected_values
+    from fairbook_book.tooling.exercise_keys import answer_is_right, values_of
 
     points = 0.0
-    for key in GRADED.values():
-        if key.label[3:5] == number:
-            expected = expected_values(key.label)
+    for label in GRADED:
+        if label[3:5] == number:
+            key = _key(label, variant)
+            expected = values_of(key)
             points += sum(answer_is_right(a, _ZEROS[a.kind], expected[a.name]) for a in key.answers)
     return points
 
@@ -775,7 +816,11 @@ def _alone_job(job: tuple[str, str, str, str, str]) -> tuple[str, str, float]:
 
 
 def check_zips_alone(
-    built: dict[str, dict[str, Path]], python: str | os.PathLike[str], *, workers: int | None = None
+    built: dict[str, dict[str, Path]],
+    python: str | os.PathLike[str],
+    *,
+    workers: int | None = None,
+    variant: int = 0,
 ) -> list[str]:
     """Grade with each zip in another environment (`python`'s: only otter-grader and what
     the zip's ``environment.yml`` installs, no fairbook): the instructor's solutions must
@@ -805,7 +850,7 @@ def check_zips_alone(
         number = chapter[:2]
         possible = sum(k.points for k in GRADED.values() if k.label[3:5] == number)
         solutions, cheat = scores[chapter, "solutions"], scores[chapter, "patched"]
-        honest = _zero_points(number)
+        honest = _zero_points(number, variant)
         if solutions != possible:
             problems.append(f"{number}: the solutions score {solutions:g} of {possible:g}")
         if cheat > honest:
@@ -877,6 +922,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--chapters", nargs="*", help="only these chapters (e.g. 01 03)")
     parser.add_argument(
+        "--variant",
+        type=int,
+        default=0,
+        help="term variant: other numbers in every autograded question (a whole number; 0, "
+        "the default, is the book's)",
+    )
+    parser.add_argument(
         "--no-build",
         action="store_true",
         help="grade the assignments already in --out (from make student) instead of building",
@@ -895,12 +947,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.no_build:
             built = built_assignments(args.out)
         else:
-            built = build_assignments(paths.notebooks, args.out, chapters=args.chapters)
+            built = build_assignments(
+                paths.notebooks, args.out, chapters=args.chapters, variant=args.variant
+            )
             seconds = time.perf_counter() - started
             print(f"[assignments] {len(built)} chapters built in {seconds:.0f} s")
         if args.check:
             started = time.perf_counter()
-            scores = check_grading(built, out=Path(args.out) / "instructor" / "assignments")
+            variant = built_variant(args.out)
+            scores = check_grading(
+                built, out=Path(args.out) / "instructor" / "assignments", variant=variant
+            )
             seconds = time.perf_counter() - started
             print(f"[assignments] {len(scores)} notebooks graded in {seconds:.0f} s")
             print(
@@ -910,7 +967,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         if args.alone:
             started = time.perf_counter()
-            lines = check_zips_alone(built, args.alone)
+            lines = check_zips_alone(built, args.alone, variant=built_variant(args.out))
             seconds = time.perf_counter() - started
             print(f"[assignments] each zip alone ({args.alone}), {seconds:.0f} s:")
             print("\n".join(f"  {line}" for line in lines))

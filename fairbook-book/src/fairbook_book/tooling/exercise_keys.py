@@ -51,6 +51,7 @@ __all__ = [
     "check_answers",
     "expected_values",
     "run_answer",
+    "values_of",
 ]
 
 #: a number is right when it is within this of the oracle's value (correct to three decimals)
@@ -754,6 +755,23 @@ def run_answer(key: GradedExercise, code: str) -> dict[str, Any]:
     return namespace
 
 
+def values_of(key: GradedExercise) -> dict[str, Any]:
+    """Every answer's right value for `key` (a key of :data:`GRADED`, or a term variant's:
+    :func:`fairbook_book.tooling.variants.varied_key`), from its oracles, in a fresh namespace.
+
+    Examples
+    --------
+    >>> values_of(GRADED["ex-03-holes-by-hand"])
+    {'n_matrices': 56, 'tpr_holes': 6}
+    """
+    scope = run_answer(key, "")
+    exec(compile(key.imports, f"<{key.label} imports>", "exec"), scope)
+    return {
+        answer.name: eval(compile(answer.oracle, f"<{key.label} oracle>", "eval"), scope)
+        for answer in key.answers
+    }
+
+
 @functools.cache
 def expected_values(label: str) -> dict[str, Any]:
     """Every answer's right value for the exercise ``label``, from its oracles (run with the
@@ -765,13 +783,7 @@ def expected_values(label: str) -> dict[str, Any]:
     >>> expected_values("ex-03-holes-by-hand")
     {'n_matrices': 56, 'tpr_holes': 6}
     """
-    key = GRADED[label]
-    scope = run_answer(key, "")
-    exec(compile(key.imports, f"<{key.label} imports>", "exec"), scope)
-    return {
-        answer.name: eval(compile(answer.oracle, f"<{key.label} oracle>", "eval"), scope)
-        for answer in key.answers
-    }
+    return values_of(GRADED[label])
 
 
 def answer_is_right(answer: Answer, given, expected) -> bool:

@@ -126,7 +126,9 @@ with open(out, "w", encoding="utf-8") as f:
 # the keys
 
 
-def write_keys(chapter: str, path: str | os.PathLike[str]) -> dict[str, dict[str, dict]]:
+def write_keys(
+    chapter: str, path: str | os.PathLike[str], *, variant: int = 0
+) -> dict[str, dict[str, dict]]:
     """Write the keys of chapter `chapter`'s graded questions to `path` (JSON): for each
     question, each answer's kind and the value the library computes
     (:func:`~fairbook_book.tooling.exercise_keys.expected_values`). The instructor's outputs
@@ -139,13 +141,15 @@ def write_keys(chapter: str, path: str | os.PathLike[str]) -> dict[str, dict[str
     >>> keys["ex_03_holes_by_hand"]["n_matrices"]
     {'kind': 'integer', 'expected': 56}
     """
-    from fairbook_book.tooling.exercise_keys import GRADED, expected_values
+    from fairbook_book.tooling.exercise_keys import GRADED, values_of
+    from fairbook_book.tooling.variants import varied_key
 
     keys: dict[str, dict[str, dict]] = {}
-    for label, key in GRADED.items():
+    for label in GRADED:
         if label[3:5] != chapter[:2]:
             continue
-        values = expected_values(label)
+        key = varied_key(label, variant)
+        values = values_of(key)
         keys[key.question] = {
             answer.name: {"kind": answer.kind, "expected": _plain(values[answer.name])}
             for answer in key.answers

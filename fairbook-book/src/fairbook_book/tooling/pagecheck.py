@@ -669,9 +669,11 @@ def _check_slides(folder: Path, args, use: bool) -> list[str]:
     if not use:
         print(f"[pagecheck] {folder}: not checked (--no-chromium)", flush=True)
         return []
+    theory = slides.DEFAULT_THEORY  # the appendix's theorem deck, counted again from its page
     problems = slides.check_slides(
         folder,
         executed_dir=Path(args.html).parent / "executed" / "notebooks",
+        theory=theory if theory.exists() else None,
         screenshots=args.screenshots or None,
     )
     print(f"[pagecheck] {'ok' if not problems else 'FAILED':6} {folder}", flush=True)

@@ -311,6 +311,12 @@ def _article(doc: str, page: str, docs: set[str], root: str, *, student: bool):
         for solution in article.select(".solution"):
             solution.decompose()
             removed_solutions += 1
+        # the exercises' opening sentence points at folded solutions the student PDF lacks
+        from fairbook_book.tooling.student_site import FOLDED_SENTENCE, NO_SOLUTIONS
+
+        for paragraph in article.find_all("p"):
+            if FOLDED_SENTENCE.search(paragraph.get_text(" ", strip=False)):
+                paragraph.string = NO_SOLUTIONS
     for junk in article.select(".headerlink, .prev-next-footer, button"):
         junk.decompose()
     renamed: dict[str, str] = {}

@@ -158,3 +158,19 @@ def test_a_term_variants_keys_are_its_own(tmp_path):
     term = grading.write_keys("01", tmp_path / "term.json", variant=7)
     for name in ("tpr", "fpr", "ppv", "benefit"):
         assert book["ex_01_rates_by_hand"][name] != term["ex_01_rates_by_hand"][name]
+
+
+def test_a_folder_inside_a_covered_one_is_not_mounted_on(tmp_path, monkeypatch):
+    monkeypatch.setattr(grading.tempfile, "gettempdir", lambda: "/elsewhere")
+    inner = tmp_path / "build" / "grades" / "01"
+    inner.mkdir(parents=True)
+    script = grading._sandbox_script(tmp_path / "top", ["python"], [tmp_path / "build", inner])
+    assert f"none '{tmp_path / 'build'}'" in script and str(inner) not in script
+
+
+def test_a_sandbox_that_cannot_start_grades_no_one(course, tmp_path):
+    _, _, submissions = course
+    _submission(submissions, "ann", RIGHT)
+    broken = grading.Isolation("namespaces", ("false",))
+    with pytest.raises(grading.SandboxError, match="could not start"):
+        grading.run_submission(submissions / "ann.ipynb", ["tpr"], how=broken)

@@ -50,6 +50,7 @@ from typing import Any
 __all__ = [
     "MEMORY",
     "RUNNER",
+    "SandboxError",
     "TIMEOUT",
     "GradeRow",
     "Isolation",
@@ -76,6 +77,7 @@ LOG_CHARS = 1000
 RUNNER = r"""
 import json, math, sys, types
 notebook, names, out = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3]
+open(out + ".started", "w").close()
 otter = types.ModuleType("otter")
 class Notebook:
     def __init__(self, *args, **kwargs):
@@ -286,6 +288,11 @@ def isolation() -> Isolation:
     return Isolation("none")
 
 
+class SandboxError(RuntimeError):
+    """The sandbox could not run a submission at all (not the submission's fault): grading
+    stops rather than give anyone 0."""
+
+
 def _limits(timeout: float, memory: int):
     def apply() -> None:
         import resource
@@ -320,6 +327,8 @@ def _sandbox_script(top: Path, command: list[str], hide: Sequence[str | os.PathL
         sys.prefix
     ).resolve().is_relative_to(home):
         covers.append(home)
+    # a folder inside another covered one is hidden with it (and could not be mounted on)
+    covers = [p for p in covers if not any(p != q and p.is_relative_to(q) for q in covers)]
     lines = ["set -e", f"mount --bind {_shell_quote(str(top))} {MOUNT_POINT}"]
     lines += [
         f"mount -t tmpfs -o size=1m,mode=755 none {_shell_quote(str(p))}"
@@ -419,6 +428,11 @@ def run_submission(
                 process.wait()
         seconds = time.monotonic() - started
         text = (top / "output.txt").read_bytes()[:LOG_CHARS].decode("utf-8", "replace")
+        if not Path(f"{out}.started").exists():  # the sandbox itself failed: grade no one
+            raise SandboxError(
+                f"the sandbox could not start a submission ({how.kind}): "
+                + " ".join(text.split())[:300]
+            )
         if why is None and (top / "output.txt").stat().st_size >= FILE_SIZE:
             why = f"stopped: it wrote more than {FILE_SIZE // 2**20} MiB (the output limit)"
             text = text[:200] + " ..."
@@ -545,7 +559,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             memory=int(args.memory_gb * 2**30),
             hide=hide,
         )
-    except (ValueError, OSError) as exc:
+    except (ValueError, OSError, SandboxError) as exc:
         parser.exit(2, f"make grade: {exc}\n")
     students = len({r.student for r in rows})
     print(

@@ -253,7 +253,8 @@ editions: student student-site
 # answer (caught); the scores in _build/editions/instructor/assignments/SCORES.md
 # and each autograder zip alone, in a fresh environment of otter-grader and what the zip's
 # environment.yml installs (no fairbook): the solutions score full marks, a notebook that
-# patches the builtins before zeroing its answers gains nothing
+# patches the builtins before zeroing its answers gains nothing; and make grade on chapter 01's
+# solution and an endless copy of it (full marks, 0, within its TIMEOUT of 10 s)
 GRADER_VENV := _build/grader-venv
 GRADER_STAMP := $(GRADER_VENV)/.fairbook-grader.stamp
 $(GRADER_STAMP): constraints.txt | $(STAMP_PY)
@@ -262,7 +263,7 @@ $(GRADER_STAMP): constraints.txt | $(STAMP_PY)
 	@touch $@
 
 grader: $(STAMP_PY) $(GRADER_STAMP)
-	@$(call timed,grader,$(PY) -m fairbook_book.tooling.assignments --out _build/editions --no-build --check --alone $(GRADER_VENV)/bin/python)
+	@$(call timed,grader,$(PY) -m fairbook_book.tooling.assignments --out _build/editions --no-build --check --alone $(GRADER_VENV)/bin/python && $(PY) -m fairbook_book.tooling.grading --check-make-grade)
 
 # grade a folder of submitted notebooks of one chapter's assignment (after make student): each
 # runs alone with a time and memory limit, no network and no view of the keys; the answers are

@@ -54,6 +54,7 @@ __all__ = [
     "TIMEOUT",
     "GradeRow",
     "Isolation",
+    "check_make_grade",
     "check_values",
     "grade_folder",
     "isolation",
@@ -508,6 +509,41 @@ def grade_folder(
     return rows
 
 
+def check_make_grade(root: str | os.PathLike[str] | None = None, *, timeout: float = 10) -> str:
+    """What ``make test`` asks of ``make grade``: chapter 01's instructor solution and a copy
+    that ends in an endless loop, graded as ``make grade`` grades them, give full marks and 0,
+    within the time limit. Returns one line; raises ``AssertionError`` otherwise."""
+    import nbformat
+
+    from fairbook_book.tooling.chapters import BookPaths, find_root
+
+    paths = BookPaths(find_root(root))
+    solution = paths.build / "editions" / "instructor" / "assignments" / "01_exercises.ipynb"
+    folder = paths.build / "grade-check"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    shutil.copyfile(solution, folder / "correct.ipynb")
+    endless = nbformat.read(solution, as_version=4)
+    endless.cells.append(nbformat.v4.new_code_cell("while True:\n    pass"))
+    nbformat.write(endless, folder / "endless.ipynb")
+    out = paths.build / "grades" / "01-check"
+    started = time.monotonic()
+    argv = ["--chapter", "01", "--submissions", str(folder), "--timeout", str(timeout)]
+    assert main([*argv, "--out", str(out)]) == 0
+    seconds = time.monotonic() - started
+    import pandas as pd
+
+    book = pd.read_csv(out / "gradebook.csv").groupby("student")[["points", "possible"]].sum()
+    assert book.loc["correct", "points"] == book.loc["correct", "possible"] > 0, book
+    assert book.loc["endless", "points"] == 0, book
+    assert seconds < timeout + 30, f"make grade took {seconds:.0f} s with TIMEOUT={timeout:g}"
+    return (
+        f"make grade: the solution {book.loc['correct', 'points']:g} of "
+        f"{book.loc['correct', 'possible']:g}, the endless notebook 0, in {seconds:.0f} s "
+        f"(TIMEOUT={timeout:g}; isolation: {isolation().kind})"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m fairbook_book.tooling.grading --chapter NN --submissions DIR``."""
     from fairbook_book.tooling.chapters import BookPaths, find_root
@@ -570,4 +606,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
+    if sys.argv[1:] == ["--check-make-grade"]:
+        print(check_make_grade())
+        sys.exit(0)
     sys.exit(main())

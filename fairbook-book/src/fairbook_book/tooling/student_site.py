@@ -58,6 +58,7 @@ from fairbook_book.tooling.chapters import (
     BookPaths,
     BuildError,
     ChapterError,
+    _jupyter_book,
     find_root,
     stage_book,
 )
@@ -279,16 +280,6 @@ def _strings(value) -> str:
 
 # ---------------------------------------------------------------------------------------------
 # the build
-
-
-def _jupyter_book() -> list[str]:
-    script = Path(sys.executable).parent / "jupyter-book"
-    if script.exists():
-        return [str(script)]
-    found = shutil.which("jupyter-book")
-    if found:
-        return [found]
-    raise BuildError("jupyter-book is not installed in this environment (pip install -e .)")
 
 
 def build_student_site(

@@ -208,6 +208,7 @@ def test_a_real_assignment_builds_grades_and_leaks_nothing(tmp_path):
         "10_autograder.zip",
         "10_keys.json",
         "MARKING_GUIDE.md",
+        "VARIANT.json",
     }
     # the zip's tests compare with values written into them: nothing of fairbook is imported
     with zipfile.ZipFile(teacher / "10_autograder.zip") as zipped:

@@ -35,7 +35,7 @@ def make_notebook(
         "language": "python",
     }
     nb.cells = [
-        nbformat.v4.new_markdown_cell(f"# {title}\n\nText."),
+        nbformat.v4.new_markdown_cell(f"# {title}\n\n**Difficulty:** introductory\n\nText."),
         nbformat.v4.new_code_cell(params, metadata={"tags": ["parameters", "remove-cell"]}),
         nbformat.v4.new_code_cell(
             body

@@ -174,3 +174,14 @@ def test_a_sandbox_that_cannot_start_grades_no_one(course, tmp_path):
     broken = grading.Isolation("namespaces", ("false",))
     with pytest.raises(grading.SandboxError, match="could not start"):
         grading.run_submission(submissions / "ann.ipynb", ["tpr"], how=broken)
+
+
+def test_the_interpreters_folder_is_never_covered(tmp_path, monkeypatch):
+    """A checkout under /tmp (as CI's) keeps its virtual environment in sight."""
+    python = tmp_path / "checkout" / ".venv" / "bin" / "python"
+    monkeypatch.setattr(grading.tempfile, "gettempdir", lambda: str(tmp_path))
+    monkeypatch.setattr(grading.sys, "executable", str(python))
+    keys = tmp_path / "checkout" / "_build"
+    keys.mkdir(parents=True)
+    script = grading._sandbox_script(tmp_path / "top", [str(python)], [keys])
+    assert f"none '{keys}'" in script and f"none '{tmp_path}'\n" not in script

@@ -33,6 +33,7 @@ Examples
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
 import os
@@ -328,6 +329,13 @@ def _sandbox_script(top: Path, command: list[str], hide: Sequence[str | os.PathL
         sys.prefix
     ).resolve().is_relative_to(home):
         covers.append(home)
+    # never the interpreter, its environment or the library it imports (a checkout under
+    # /tmp keeps /tmp in sight then; the keys inside the checkout are covered on their own)
+    needed = [Path(sys.executable).resolve(), Path(sys.prefix).resolve(), Path(sys.executable)]
+    spec = importlib.util.find_spec("fairbook")
+    if spec and spec.submodule_search_locations:
+        needed += [Path(p).resolve() for p in spec.submodule_search_locations]
+    covers = [p for p in covers if not any(n == p or n.is_relative_to(p) for n in needed)]
     # a folder inside another covered one is hidden with it (and could not be mounted on)
     covers = [p for p in covers if not any(p != q and p.is_relative_to(q) for q in covers)]
     lines = ["set -e", f"mount --bind {_shell_quote(str(top))} {MOUNT_POINT}"]

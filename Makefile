@@ -259,7 +259,9 @@ GRADER_VENV := _build/grader-venv
 GRADER_STAMP := $(GRADER_VENV)/.fairbook-grader.stamp
 $(GRADER_STAMP): constraints.txt | $(STAMP_PY)
 	@rm -rf $(GRADER_VENV)
-	@$(call timed,grader-venv,$(PYTHON) -m venv $(GRADER_VENV) && $(GRADER_VENV)/bin/python -m pip install -qq -c constraints.txt "otter-grader[grading,plugins]" -r <($(PY) -c 'from fairbook_book.tooling.assignments import zip_requirements; print(zip_requirements(), end="")'))
+	@$(PYTHON) -m venv $(GRADER_VENV)
+	@$(PY) -m fairbook_book.tooling.assignments --zip-environment > $(GRADER_VENV)/requirements.txt
+	@$(call timed,grader-venv,$(GRADER_VENV)/bin/python -m pip install -qq -c constraints.txt -r $(GRADER_VENV)/requirements.txt)
 	@touch $@
 
 grader: $(STAMP_PY) $(GRADER_STAMP)

@@ -432,6 +432,23 @@ def _otter_assign(master: str, work: str) -> None:
 ZIP_REQUIREMENTS = ("numpy", "scipy", "pandas")
 
 
+#: otter-grader as the zip's ``environment.yml`` installs it (with the extras Gradescope uses).
+OTTER = "otter-grader[grading,plugins]"
+
+
+def zip_environment(constraints: str | os.PathLike[str] | None = None) -> str:
+    """What the zip's environment installs, as a pip requirements file: otter-grader and
+    :func:`zip_requirements` (``python -m fairbook_book.tooling.assignments
+    --zip-environment``, for ``make grader``'s fresh environment).
+
+    Examples
+    --------
+    >>> zip_environment().splitlines()[0]
+    'otter-grader[grading,plugins]'
+    """
+    return f"{OTTER}\n" + zip_requirements(constraints)
+
+
 def zip_requirements(constraints: str | os.PathLike[str] | None = None) -> str:
     """The autograder zip's ``requirements.txt``: :data:`ZIP_REQUIREMENTS` at the versions of
     ``constraints.txt`` (unpinned where it has none).
@@ -905,6 +922,10 @@ def _write_scores(scores: list[Score], out: Path) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m fairbook_book.tooling.assignments --out DIR [--check] [--chapters NN ...]``."""
     from fairbook_book.tooling.chapters import BookPaths, ChapterError, find_root
+
+    if list(argv if argv is not None else sys.argv[1:]) == ["--zip-environment"]:
+        print(zip_environment(), end="")
+        return 0
 
     parser = argparse.ArgumentParser(
         prog="python -m fairbook_book.tooling.assignments",

@@ -851,6 +851,7 @@ def check_zips_alone(
     """
     from concurrent.futures import ThreadPoolExecutor
 
+    python = Path(python).absolute()  # not resolved: a venv's python links out of the venv
     lines, problems, jobs = [], [], []
     with tempfile.TemporaryDirectory(prefix="fairbook-zips-") as top:
         for chapter, paths in built.items():
@@ -858,8 +859,9 @@ def check_zips_alone(
             work.mkdir()
             patched = _zeroed_notebook(paths["student"], work / "patched.ipynb", patch=True)
             solution = Path(shutil.copyfile(paths["solution"], work / paths["solution"].name))
+            autograder = Path(paths["autograder"]).absolute()  # otter runs in another folder
             for which, notebook in (("solutions", solution), ("patched", patched)):
-                jobs.append((chapter, which, str(python), str(paths["autograder"]), str(notebook)))
+                jobs.append((chapter, which, str(python), str(autograder), str(notebook)))
         workers = max(1, min(len(jobs), workers or os.cpu_count() or 1))
         with ThreadPoolExecutor(max_workers=workers) as pool:
             scores = {(c, w): p for c, w, p in pool.map(_alone_job, jobs)}

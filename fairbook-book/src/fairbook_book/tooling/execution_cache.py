@@ -493,7 +493,10 @@ def _main(argv: list[str] | None = None) -> int:
     keys_file = reference_keys_file(args.root, args.profile)
     if args.action == "write-reference":
         keys = {slug: entry.content_key for slug, entry in sorted(entries.items())}
-        keys_file.write_text(json.dumps(keys, indent=1) + "\n", "utf-8")
+        from fairbook.atomic import write_atomic
+
+        text = json.dumps(keys, indent=1) + "\n"
+        write_atomic(keys_file, lambda tmp: tmp.write_text(text, "utf-8"))
         print(f"wrote the content keys of {len(keys)} chapters to {keys_file}")
         return 0
     try:

@@ -158,7 +158,10 @@ def write_keys(
             answer.name: {"kind": answer.kind, "expected": _plain(values[answer.name])}
             for answer in key.answers
         }
-    Path(path).write_text(json.dumps(keys, indent=1) + "\n", "utf-8")
+    from fairbook.atomic import write_atomic
+
+    text = json.dumps(keys, indent=1) + "\n"
+    write_atomic(Path(path), lambda tmp: tmp.write_text(text, "utf-8"))
     return keys
 
 
@@ -513,7 +516,9 @@ def grade_folder(
         columns=["student", "question", "answer", "points", "possible", "reason"],
     )
     write_csv(table, out / "gradebook.csv", index=False)
-    (out / "log.txt").write_text("\n".join(logs), "utf-8")
+    from fairbook.atomic import write_atomic
+
+    write_atomic(out / "log.txt", lambda tmp: tmp.write_text("\n".join(logs), "utf-8"))
     return rows
 
 

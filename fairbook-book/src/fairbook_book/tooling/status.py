@@ -301,5 +301,9 @@ def save_verify_outcome(outcome, folder: str | os.PathLike[str]) -> Path:
     }
     chapter, _, name = data["check"].partition("/")
     path = folder / f"{chapter}__{name}.json"
-    path.write_text(json.dumps(data, indent=1, default=str) + "\n", "utf-8")
+    from fairbook.atomic import write_atomic
+
+    # whole or not at all: test workers and the status page read these side by side
+    text = json.dumps(data, indent=1, default=str) + "\n"
+    write_atomic(path, lambda tmp: tmp.write_text(text, "utf-8"))
     return path

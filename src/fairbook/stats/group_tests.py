@@ -71,6 +71,7 @@ from scipy import special, stats
 __all__ = [
     "EXACT_TESTS",
     "PI_GRID",
+    "RATIO_TAIL",
     "TESTS",
     "TWO_SAMPLE_TESTS",
     "bootstrap_rejection_probability",
@@ -92,6 +93,9 @@ PI_GRID = 401
 
 _FISHER_RTOL = 1e-7  # scipy.stats.fisher_exact's tolerance for "no more likely"
 _BOSCHLOO_RTOL = 1e-13  # scipy.stats.boschloo_exact's tolerance on the statistic
+#: Mass of each tail of the denominator's law that a joint-ratio sum may skip.
+RATIO_TAIL = 1e-7
+
 _TAIL = 1e-15  # reference counts outside the central 1 - 2e-15 of Bin(N, p_ref) are skipped
 _QUADRATURE_NODES = 2000  # Gauss–Legendre nodes of the Bayesian rule's integral
 
@@ -190,22 +194,35 @@ def _legendre(nodes: int):
     return (t + 1.0) / 2.0, w / 2.0
 
 
+def _beta_side(counts: np.ndarray, size: int, prior: float, margin: float):
+    """Quadrature-weighted posterior densities and shifted CDFs at the Legendre nodes."""
+    t, w = _legendre(_QUADRATURE_NODES)
+    a, b = counts + prior, size - counts + prior
+    return stats.beta.pdf(t, a, b) * w, special.betainc(a, b, np.clip(t + margin, 0.0, 1.0))
+
+
+@lru_cache(maxsize=4)
+def _reference_beta_side(N: int, prior: float, margin: float):
+    """:func:`_beta_side` of every reference count ``0..N`` (shared by every group size)."""
+    return _beta_side(np.arange(N + 1, dtype=np.float64).reshape(-1, 1), N, prior, margin)
+
+
 def _beta_tails_two_sample(x, n: int, y, N: int, prior: float, margin: float):
     """``P(p_g − p_r <= margin)`` and ``P(p_r − p_g <= margin)`` for every x (rows), y (columns)."""
-    t, w = _legendre(_QUADRATURE_NODES)
     x = np.asarray(x, dtype=np.float64).reshape(-1, 1)
-    y = np.asarray(y, dtype=np.float64).reshape(-1, 1)
-    ag, bg = x + prior, n - x + prior
-    ar, br = y + prior, N - y + prior
-    density_g = stats.beta.pdf(t, ag, bg) * w  # (rows, nodes)
-    density_r = stats.beta.pdf(t, ar, br) * w  # (columns, nodes)
-    cdf_g_shift = special.betainc(ag, bg, np.clip(t + margin, 0.0, 1.0))
-    cdf_r_shift = special.betainc(ar, br, np.clip(t + margin, 0.0, 1.0))
+    density_g, cdf_g_shift = _beta_side(x, n, prior, margin)
+    if np.array_equal(np.ravel(y), np.arange(N + 1)):
+        density_r, cdf_r_shift = _reference_beta_side(N, prior, margin)
+    else:
+        density_r, cdf_r_shift = _beta_side(
+            np.asarray(y, dtype=np.float64).reshape(-1, 1), N, prior, margin
+        )
     below = cdf_g_shift @ density_r.T  # ∫ f_r(t) F_g(t + margin) dt
     above = density_g @ cdf_r_shift.T  # ∫ f_g(t) F_r(t + margin) dt = P(p_r - p_g <= margin)
     return np.clip(below, 0.0, 1.0), np.clip(above, 0.0, 1.0)
 
 
+@lru_cache(maxsize=4)
 def _hypergeometric_tables(n: int, N: int):
     """For every table (x of n, y of N): Fisher's two-sided p and both one-sided p-values.
 
@@ -237,7 +254,65 @@ def _hypergeometric_tables(n: int, N: int):
         cumulative = np.cumsum(pmf[order])
         last = np.searchsorted(pmf[order], pmf * (1.0 + _FISHER_RTOL), side="right") - 1
         fisher[xs, ys] = np.minimum(1.0, cumulative[last])
+    for table in (fisher, lower, upper):
+        table.setflags(write=False)
     return fisher, lower, upper
+
+
+def _boschloo_critical(
+    statistic: np.ndarray, n: int, N: int, level: float, *, suffix: bool
+) -> np.ndarray:
+    """The tables with ``sup_π P_π(T <= t) <= level``: one side of Boschloo's region.
+
+    Equal to ``_boschloo_one_sided(statistic, n, N) <= level`` (the p-value grows with the
+    statistic, so the region is ``{T <= c}``), found by bisection over the sorted statistic
+    values. Within a row ``x`` the statistic is monotone in ``y`` (a larger margin moves the
+    hypergeometric law up), so ``{y : T(x, y) <= c}`` is a suffix of ``0..N`` (``suffix``,
+    the lower tail) or a prefix (the upper tail), and ``P_π`` of the region is one binomial
+    tail per row: each step costs a count per row, not a pass over the tables for every π.
+    (The cumulative sums wobble by ~1e-12 where a tail is near 1, far from any level.)
+    """
+    steps = np.diff(statistic, axis=1)
+    monotone = (steps <= 1e-9) if suffix else (steps >= -1e-9)  # rounding near 1 only
+    if not monotone.all():  # pragma: no cover - the hypergeometric tails are monotone
+        raise ArithmeticError("Boschloo's statistic is not monotone within a row")
+    values = np.unique(statistic)
+    pis = np.linspace(0.0, 1.0, PI_GRID)
+    x_pmf = stats.binom.pmf(np.arange(n + 1)[:, None], n, pis)  # (n + 1, grid)
+    y_pmf = stats.binom.pmf(np.arange(N + 1)[:, None], N, pis)
+    # below[k] = P(Y < k), k = 0..N+1; above[k] = P(Y >= k)
+    below = np.vstack([np.zeros((1, pis.size)), np.cumsum(y_pmf, axis=0)])
+    above = np.vstack([np.cumsum(y_pmf[::-1], axis=0)[::-1], np.zeros((1, pis.size))])
+
+    def mask_of(index: int) -> np.ndarray:
+        return statistic <= values[index] * (1.0 + _BOSCHLOO_RTOL)
+
+    def worst(index: int) -> float:
+        count = mask_of(index).sum(axis=1)
+        tail = above[N + 1 - count] if suffix else below[count]
+        return float(np.max(np.sum(x_pmf * tail, axis=0)))
+
+    lo, hi = -1, values.size - 1  # values[lo] passes (lo = -1: none does), values[hi] may not
+    if worst(hi) <= level:
+        return np.ones(statistic.shape, dtype=bool)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if worst(mid) <= level:
+            lo = mid
+        else:
+            hi = mid
+    return mask_of(lo) if lo >= 0 else np.zeros(statistic.shape, dtype=bool)
+
+
+@lru_cache(maxsize=16)
+def _boschloo_region(n: int, N: int, alpha: float) -> np.ndarray:
+    """Every table Boschloo's two-sided test rejects at ``alpha`` (2 min(p−, p+) <= α)."""
+    _, lower, upper = _hypergeometric_tables(n, N)
+    region = _boschloo_critical(lower, n, N, alpha / 2, suffix=True) | _boschloo_critical(
+        upper, n, N, alpha / 2, suffix=False
+    )
+    region.setflags(write=False)
+    return region
 
 
 def _boschloo_one_sided(statistic: np.ndarray, n: int, N: int) -> np.ndarray:
@@ -443,8 +518,10 @@ def rejection_probability(
         One of :data:`EXACT_TESTS`.
     n : int
         The group's size.
-    p_group, p_ref : float
-        The group's and the reference's true rates.
+    p_group : float or sequence of float
+        The group's true rate; a sequence gives one probability per rate (an array).
+    p_ref : float
+        The reference's true rate.
     N : int, optional
         The reference's size; ``None``: its rate is known exactly.
     alpha : float, default 0.05
@@ -453,27 +530,45 @@ def rejection_probability(
 
     Returns
     -------
-    float
+    float, or numpy.ndarray when ``p_group`` is a sequence
 
     Examples
     --------
     >>> round(rejection_probability("wald", 10, p_group=0.1, p_ref=0.1), 4)  # size
     0.3487
+    >>> rejection_probability("fisher", 30, p_group=[0.5, 0.2], p_ref=0.5, N=300).round(3)
+    array([0.039, 0.847])
     >>> round(rejection_probability("match", 10, p_group=0.1, p_ref=0.1), 4)
     0.0128
     """
     test = _check_test(test)
     alpha = _check_alpha(alpha)
-    p_group, p_ref = _check_rate(p_group, "p_group"), _check_rate(p_ref, "p_ref")
+    groups, scalar = _group_rates(p_group)
+    p_ref = _check_rate(p_ref, "p_ref")
     n = _check_count(n, "n", minimum=1)
-    x_pmf = stats.binom.pmf(np.arange(n + 1), n, p_group)
+    x_pmf = stats.binom.pmf(np.arange(n + 1)[None, :], n, groups[:, None])
     if N is None:
         flags = pvalue_table(test, n, p_ref=p_ref, prior=prior, margin=margin) <= alpha
-        return float(np.clip(x_pmf @ flags, 0.0, 1.0))
-    N = _check_count(N, "N", minimum=1)
-    ys, y_pmf = _reference_bulk(N, p_ref)
-    flags = pvalue_table(test, n, N=N, prior=prior, margin=margin)[:, ys] <= alpha
-    return float(np.clip(x_pmf @ flags @ y_pmf, 0.0, 1.0))
+        out = np.clip(x_pmf @ flags, 0.0, 1.0)
+    else:
+        N = _check_count(N, "N", minimum=1)
+        ys, y_pmf = _reference_bulk(N, p_ref)
+        if test == "boschloo":  # the region alone, without every table's p-value
+            flags = _boschloo_region(n, N, alpha)[:, ys]
+        else:
+            flags = pvalue_table(test, n, N=N, prior=prior, margin=margin)[:, ys] <= alpha
+        out = np.clip(x_pmf @ (flags @ y_pmf), 0.0, 1.0)
+    return float(out[0]) if scalar else out
+
+
+def _group_rates(p_group) -> tuple[np.ndarray, bool]:
+    """``p_group`` as a 1-D array of checked rates, and whether it was one number."""
+    if np.ndim(p_group) == 0:
+        return np.array([_check_rate(p_group, "p_group")]), True
+    rates = [_check_rate(value, "p_group") for value in np.asarray(p_group, dtype=object).ravel()]
+    if not rates:
+        raise ValueError("p_group is empty; give at least one rate")
+    return np.array(rates), False
 
 
 def exact_size(
@@ -514,8 +609,9 @@ def ratio_rejection_probability(
 
     The group's ``m ~ Bin(n, prevalence)`` actual positives are its TPR's denominator; given
     ``m >= 1`` its true positives are ``Bin(m, p_group)`` and the binomial result applies with
-    ``n = m``. The reference has ``round(N × prevalence)`` positives (at least 1). Terms of
-    ``m`` with less than 1e-15 of the mass in their tails are skipped.
+    ``n = m``. The reference has ``round(N × prevalence)`` positives (at least 1). The terms
+    of ``m`` in either tail holding at most :data:`RATIO_TAIL` of the mass are skipped, so
+    the result is low by at most ``2 × RATIO_TAIL``.
 
     Returns
     -------
@@ -532,27 +628,37 @@ def ratio_rejection_probability(
     (0.03125, True)
     """
     prevalence = _check_rate(prevalence, "prevalence")
+    groups, scalar = _group_rates(p_group)
     n = _check_count(n, "n", minimum=1)
     hole = (1.0 - prevalence) ** n
     if hole >= 1.0:
-        return math.nan, 1.0
+        nothing = np.full(groups.size, math.nan)
+        return (math.nan if scalar else nothing), 1.0
     reference_positives = None if N is None else max(1, round(N * prevalence))
     ms = np.arange(1, n + 1)
     m_pmf = stats.binom.pmf(ms, n, prevalence) / (1.0 - hole)
-    keep = m_pmf > _TAIL * 1e-3
-    total = 0.0
+    keep = _central(m_pmf, RATIO_TAIL)
+    total = np.zeros(groups.size)
     for m, weight in zip(ms[keep], m_pmf[keep], strict=True):
         total += weight * rejection_probability(
             test,
             int(m),
-            p_group=p_group,
+            p_group=groups,
             p_ref=p_ref,
             N=reference_positives,
             alpha=alpha,
             prior=prior,
             margin=margin,
         )
-    return float(min(1.0, total)), float(hole)
+    total = np.minimum(1.0, total)
+    return (float(total[0]) if scalar else total), float(hole)
+
+
+def _central(pmf: np.ndarray, tail: float) -> np.ndarray:
+    """Mask of the terms kept when at most ``tail`` of the mass is dropped from each end."""
+    lower = np.cumsum(pmf)
+    upper = np.cumsum(pmf[::-1])[::-1]
+    return (lower > tail) & (upper > tail)
 
 
 # --------------------------------------------------------------------------- the bootstrap
@@ -610,8 +716,14 @@ def bootstrap_rejection_probability(
     flags = np.concatenate(
         [
             _bootstrap_flags(
-                x[i : i + 250], n, None if y is None else y[i : i + 250], N, p_ref, alpha,
-                n_boot, rng,
+                x[i : i + 250],
+                n,
+                None if y is None else y[i : i + 250],
+                N,
+                p_ref,
+                alpha,
+                n_boot,
+                rng,
             )
             for i in range(0, n_datasets, 250)
         ]

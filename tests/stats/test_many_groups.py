@@ -140,6 +140,12 @@ def test_many_groups_validation():
         mg.expected_max_disparity([3], p=1.5)
     with pytest.raises(ValueError, match="alpha"):
         mg.simulate_many_groups("match", [3], p_ref=0.3, alpha=0)
+    with pytest.raises(ValueError, match="n_sims"):
+        mg.simulate_many_groups("match", [3], p_ref=0.3, n_sims=1)
+    with pytest.raises(ValueError, match="N must be"):
+        mg.simulate_many_groups("fisher", [3], p_ref=0.3, N=0)
+    with pytest.raises(ValueError, match="n_boot"):
+        mg.corrected_variance_interval([1, 2], [3, 3], n_boot=1)
 
 
 # --------------------------------------------------------------------------- largest disparity

@@ -83,6 +83,21 @@ def _check_rate(value, name: str) -> float:
     return float(value)
 
 
+def _check_alpha(alpha) -> float:
+    alpha = _check_rate(alpha, "alpha")
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha}")
+    return alpha
+
+
+def _check_count(value, name: str, *, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, got {value}")
+    return int(value)
+
+
 def _check_counts(counts, sizes) -> tuple[np.ndarray, np.ndarray]:
     n = _check_sizes(sizes)
     x = np.asarray(counts)
@@ -159,7 +174,7 @@ def bonferroni_fwer_exact(
     """
     sizes = _check_sizes(group_sizes)
     p = _check_rate(p, "p")
-    alpha = group_tests._check_alpha(alpha)
+    alpha = _check_alpha(alpha)
     level = alpha / sizes.size if adjust else alpha
     distinct, multiplicity = np.unique(sizes, return_counts=True)
     log_none = 0.0
@@ -273,8 +288,8 @@ def simulate_many_groups(
     """
     sizes = _check_sizes(group_sizes)
     p_ref = _check_rate(p_ref, "p_ref")
-    alpha = group_tests._check_alpha(alpha)
-    n_sims = group_tests._check_count(n_sims, "n_sims", minimum=2)
+    alpha = _check_alpha(alpha)
+    n_sims = _check_count(n_sims, "n_sims", minimum=2)
     if p_groups is None:
         rates = np.full(sizes.size, p_ref)
     else:
@@ -286,7 +301,7 @@ def simulate_many_groups(
         if not np.all((rates >= 0) & (rates <= 1)):
             raise ValueError("every rate in p_groups must lie in [0, 1]")
     if N is not None:
-        N = group_tests._check_count(N, "N", minimum=1)
+        N = _check_count(N, "N", minimum=1)
     rng = np.random.default_rng(seed)
     x = rng.binomial(sizes, rates, size=(n_sims, sizes.size))
     y = None if N is None else rng.binomial(N, p_ref, size=n_sims)
@@ -596,7 +611,7 @@ def corrected_variance_interval(
         raise ValueError("the interval is for a corrected variance: correction 'lum' or 'unbiased'")
     if not 0 < level < 1:
         raise ValueError(f"level must lie strictly between 0 and 1, got {level}")
-    n_boot = group_tests._check_count(n_boot, "n_boot", minimum=2)
+    n_boot = _check_count(n_boot, "n_boot", minimum=2)
     rng = np.random.default_rng(seed)
     resampled = rng.binomial(n.astype(np.int64), x / n, size=(n_boot, x.size)).astype(float)
     replicates = _double_corrected(resampled, n, correction)

@@ -97,7 +97,7 @@ _BOSCHLOO_RTOL = 1e-13  # scipy.stats.boschloo_exact's tolerance on the statisti
 RATIO_TAIL = 1e-7
 
 _TAIL = 1e-15  # reference counts outside the central 1 - 2e-15 of Bin(N, p_ref) are skipped
-_QUADRATURE_NODES = 2000  # Gauss–Legendre nodes of the Bayesian rule's integral
+_QUADRATURE_NODES = 4000  # most Gauss–Legendre nodes of the Bayesian rule's integral
 
 
 # --------------------------------------------------------------------------- validation
@@ -188,37 +188,59 @@ def _beta_tails_known(x, n: int, p_ref: float, prior: float, margin: float):
     return below, above
 
 
-@lru_cache(maxsize=4)
-def _legendre(nodes: int):
-    t, w = np.polynomial.legendre.leggauss(nodes)
-    return (t + 1.0) / 2.0, w / 2.0
+def _nodes(n: int, N: int) -> int:
+    """Quadrature nodes for posteriors of ``n`` and ``N`` trials: ~40 per standard deviation
+    of the narrower posterior near ½ (its sd is at most ``1/(2 sqrt(size))``)."""
+    return int(np.clip(40.0 * math.sqrt(max(n, N)), 400, _QUADRATURE_NODES))
 
 
-def _beta_side(counts: np.ndarray, size: int, prior: float, margin: float):
-    """Quadrature-weighted posterior densities and shifted CDFs at the Legendre nodes."""
-    t, w = _legendre(_QUADRATURE_NODES)
+@lru_cache(maxsize=8)
+def _sine_nodes(nodes: int, upper: float):
+    """Nodes ``t = upper · sin²(πu/2)`` on ``[0, upper]`` and weights ``w · dt/du``.
+
+    Gauss–Legendre in ``u``; the substitution makes ``t^(a−1) dt`` and ``(upper − t)^(b−1) dt``
+    bounded for ``a, b >= ½`` (a Beta density with the Jeffreys prior and no successes or no
+    failures), which plain Gauss–Legendre in ``t`` integrates badly.
+    """
+    u, w = special.roots_legendre(nodes)
+    u = (u + 1.0) / 2.0
+    t = upper * np.sin(np.pi * u / 2.0) ** 2
+    weights = (w / 2.0) * upper * (np.pi / 2.0) * np.sin(np.pi * u)
+    return t, weights
+
+
+def _beta_side(counts: np.ndarray, size: int, prior: float, margin: float, nodes: int):
+    """Posterior densities times the weights at the nodes, the CDFs at ``node + margin``, and
+    the mass beyond ``1 − margin`` (where ``P(p <= node + margin)`` is 1)."""
+    t, weights = _sine_nodes(nodes, 1.0 - margin)
     a, b = counts + prior, size - counts + prior
-    return stats.beta.pdf(t, a, b) * w, special.betainc(a, b, np.clip(t + margin, 0.0, 1.0))
+    density = stats.beta.pdf(t, a, b) * weights
+    shifted = special.betainc(a, b, np.minimum(t + margin, 1.0))
+    beyond = 1.0 - special.betainc(a, b, 1.0 - margin)
+    return density, shifted, beyond.ravel()
 
 
-@lru_cache(maxsize=4)
-def _reference_beta_side(N: int, prior: float, margin: float):
-    """:func:`_beta_side` of every reference count ``0..N`` (shared by every group size)."""
-    return _beta_side(np.arange(N + 1, dtype=np.float64).reshape(-1, 1), N, prior, margin)
+@lru_cache(maxsize=8)
+def _reference_beta_side(ys: tuple[int, int], N: int, prior: float, margin: float, nodes: int):
+    """:func:`_beta_side` of the reference counts ``ys[0]..ys[1]`` (shared by every group)."""
+    counts = np.arange(ys[0], ys[1] + 1, dtype=np.float64).reshape(-1, 1)
+    return _beta_side(counts, N, prior, margin, nodes)
 
 
-def _beta_tails_two_sample(x, n: int, y, N: int, prior: float, margin: float):
-    """``P(p_g − p_r <= margin)`` and ``P(p_r − p_g <= margin)`` for every x (rows), y (columns)."""
-    x = np.asarray(x, dtype=np.float64).reshape(-1, 1)
-    density_g, cdf_g_shift = _beta_side(x, n, prior, margin)
-    if np.array_equal(np.ravel(y), np.arange(N + 1)):
-        density_r, cdf_r_shift = _reference_beta_side(N, prior, margin)
-    else:
-        density_r, cdf_r_shift = _beta_side(
-            np.asarray(y, dtype=np.float64).reshape(-1, 1), N, prior, margin
-        )
-    below = cdf_g_shift @ density_r.T  # ∫ f_r(t) F_g(t + margin) dt
-    above = density_g @ cdf_r_shift.T  # ∫ f_g(t) F_r(t + margin) dt = P(p_r - p_g <= margin)
+def _beta_tails_two_sample(n: int, N: int, prior: float, margin: float, *, ys=None):
+    """``P(p_g − p_r <= margin)`` and ``P(p_r − p_g <= margin)`` for every group count
+    ``x = 0..n`` (rows) and reference count ``y`` in ``ys = (first, last)`` (columns).
+
+    ``P(p_g − p_r <= m) = ∫_0^{1−m} f_r(t) F_g(t + m) dt + P(p_r > 1 − m)``, and the same
+    with the roles swapped; the integral by :func:`_sine_nodes`.
+    """
+    ys = (0, N) if ys is None else ys
+    nodes = _nodes(n, N)
+    x = np.arange(n + 1, dtype=np.float64).reshape(-1, 1)
+    density_g, shifted_g, beyond_g = _beta_side(x, n, prior, margin, nodes)
+    density_r, shifted_r, beyond_r = _reference_beta_side(ys, N, prior, margin, nodes)
+    below = shifted_g @ density_r.T + beyond_r[None, :]
+    above = density_g @ shifted_r.T + beyond_g[:, None]
     return np.clip(below, 0.0, 1.0), np.clip(above, 0.0, 1.0)
 
 
@@ -355,7 +377,7 @@ def _table_pvalues(test: str, n: int, N: int, prior: float, margin: float) -> np
         else:
             out = _two_sided(_boschloo_one_sided(lower, n, N), _boschloo_one_sided(upper, n, N))
     elif test == "bayes":
-        out = _two_sided(*_beta_tails_two_sample(x.ravel(), n, y.ravel(), N, prior, margin))
+        out = _two_sided(*_beta_tails_two_sample(n, N, prior, margin))
     else:  # pragma: no cover - guarded by the callers
         raise ValueError(test)
     out = np.broadcast_to(out, (n + 1, N + 1)).copy()
@@ -364,7 +386,13 @@ def _table_pvalues(test: str, n: int, N: int, prior: float, margin: float) -> np
 
 
 def _known_pvalues(test: str, n: int, p_ref: float, prior: float, margin: float) -> np.ndarray:
-    """The p-value of every ``x = 0..n`` against a reference rate known exactly."""
+    """The p-value of every ``x = 0..n`` against a reference rate known exactly (read-only)."""
+    out = np.array(_known_pvalues_of(test, n, p_ref, prior, margin), dtype=np.float64)
+    out.setflags(write=False)
+    return out
+
+
+def _known_pvalues_of(test: str, n: int, p_ref: float, prior: float, margin: float):
     if test in TWO_SAMPLE_TESTS:
         raise ValueError(
             f"the {test} test compares two samples; give the reference's size N "
@@ -469,8 +497,8 @@ def pvalue(
     --------
     >>> round(pvalue("fisher", 1, 10, y=8, N=10), 4)
     0.0055
-    >>> round(pvalue("match", 1, 10, p_ref=0.8), 6)
-    1.9e-05
+    >>> round(pvalue("match", 1, 10, p_ref=0.8), 7)
+    8.4e-06
     """
     n = _check_count(n, "n", minimum=1)
     x = _check_count(x, "x")
@@ -535,9 +563,9 @@ def rejection_probability(
     Examples
     --------
     >>> round(rejection_probability("wald", 10, p_group=0.1, p_ref=0.1), 4)  # size
-    0.3487
+    0.3503
     >>> rejection_probability("fisher", 30, p_group=[0.5, 0.2], p_ref=0.5, N=300).round(3)
-    array([0.039, 0.847])
+    array([0.035, 0.891])
     >>> round(rejection_probability("match", 10, p_group=0.1, p_ref=0.1), 4)
     0.0128
     """
@@ -555,6 +583,11 @@ def rejection_probability(
         ys, y_pmf = _reference_bulk(N, p_ref)
         if test == "boschloo":  # the region alone, without every table's p-value
             flags = _boschloo_region(n, N, alpha)[:, ys]
+        elif test == "bayes":  # only the reference counts that carry mass
+            below, above = _beta_tails_two_sample(
+                n, N, _check_prior(prior), _check_margin(margin), ys=(int(ys[0]), int(ys[-1]))
+            )
+            flags = _two_sided(below, above) <= alpha
         else:
             flags = pvalue_table(test, n, N=N, prior=prior, margin=margin)[:, ys] <= alpha
         out = np.clip(x_pmf @ (flags @ y_pmf), 0.0, 1.0)
@@ -663,13 +696,56 @@ def _central(pmf: np.ndarray, tail: float) -> np.ndarray:
 
 # --------------------------------------------------------------------------- the bootstrap
 def _bootstrap_flags(x, n, y, N, p_ref, alpha, n_boot, rng) -> np.ndarray:
-    """Percentile-bootstrap flags of many datasets at once (rows of x, y)."""
-    group = rng.binomial(n, (x / n)[:, None], size=(x.size, n_boot)) / n
+    """Percentile-bootstrap flags of many data sets at once (rows of x, y; ``n`` may vary)."""
+    n = np.broadcast_to(np.asarray(n), x.shape)[:, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        group = rng.binomial(n, x[:, None] / n, size=(x.size, n_boot)) / n
     if N is None:
         reference = p_ref
     else:
-        reference = rng.binomial(N, (y / N)[:, None], size=(y.size, n_boot)) / N
-    lo, hi = np.quantile(group - reference, [alpha / 2, 1 - alpha / 2], axis=1)
+        N = np.broadcast_to(np.asarray(N), y.shape)[:, None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            reference = rng.binomial(N, y[:, None] / N, size=(y.size, n_boot)) / N
+    lo, hi = _row_quantiles(group - reference, alpha)
+    return (lo > 0) | (hi < 0)
+
+
+def _row_quantiles(values: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's ``alpha/2`` and ``1 − alpha/2`` quantiles, NaN left out (numpy's linear
+    rule, as :func:`numpy.nanquantile`, without its per-row Python loop); all NaN gives NaN."""
+    ordered = np.sort(values, axis=1)  # NaN sorts last
+    count = np.sum(np.isfinite(ordered), axis=1)
+    rows = np.arange(ordered.shape[0])
+    out = []
+    for q in (alpha / 2, 1 - alpha / 2):
+        position = q * np.maximum(count - 1, 0)
+        below = np.floor(position).astype(np.int64)
+        above = np.minimum(below + 1, np.maximum(count - 1, 0))
+        fraction = position - below
+        value = ordered[rows, below] + fraction * (ordered[rows, above] - ordered[rows, below])
+        out.append(np.where(count > 0, value, np.nan))
+    return out[0], out[1]
+
+
+def _resampled_denominators(size: int, count: np.ndarray, n_boot: int, rng) -> np.ndarray:
+    """Bootstrap resamples of a joint-ratio metric's denominator (people with the condition)."""
+    return rng.binomial(size, count[:, None] / size, size=(count.size, n_boot))
+
+
+def _ratio_flags(x, m, n, y, M, N, p_ref, alpha, n_boot, rng) -> np.ndarray:
+    """Percentile-bootstrap flags for a joint-ratio metric: people are resampled, so the
+    denominators move too; a resample whose denominator is 0 has no rate and is dropped."""
+    m_star = _resampled_denominators(n, m, n_boot, rng)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        group = rng.binomial(m_star, (x / m)[:, None]) / m_star
+        if N is None:
+            reference = p_ref
+        else:
+            M_star = _resampled_denominators(N, np.full(y.shape, M), n_boot, rng)
+            reference = rng.binomial(M_star, (y / M)[:, None]) / M_star
+    with np.errstate(invalid="ignore"):
+        difference = np.where(np.isfinite(group), group - reference, np.nan)
+        lo, hi = _row_quantiles(difference, alpha)
     return (lo > 0) | (hi < 0)
 
 
@@ -679,6 +755,7 @@ def bootstrap_rejection_probability(
     p_group: float,
     p_ref: float,
     N: int | None = None,
+    prevalence: float | None = None,
     alpha: float = 0.05,
     n_boot: int = 1000,
     n_datasets: int = 2000,
@@ -687,14 +764,18 @@ def bootstrap_rejection_probability(
     """Simulated probability that the percentile bootstrap flags a group, and its MC error.
 
     ``n_datasets`` groups (and references) are drawn; for each, ``n_boot`` resamples of the
-    group (and of the reference) give the percentile interval of ``x/n − y/N`` at level
-    ``1 − alpha``; the group is flagged when 0 lies outside.
+    group's people (and of the reference's) give the percentile interval of the difference of
+    rates at level ``1 − alpha``; the group is flagged when 0 lies outside. With
+    ``prevalence`` the metric is a joint ratio (TPR): a data set whose group has no actual
+    positive has no rate and is not counted (the result is conditional on ``m >= 1``, as
+    :func:`ratio_rejection_probability`), and the reference has ``round(N × prevalence)``.
 
     Returns
     -------
     estimate : float
     standard_error : float
-        ``sqrt(estimate (1 − estimate) / n_datasets)``, the Monte Carlo standard error.
+        ``sqrt(estimate (1 − estimate) / d)``, the Monte Carlo standard error over the ``d``
+        data sets counted.
 
     Examples
     --------
@@ -711,22 +792,29 @@ def bootstrap_rejection_probability(
     if N is not None:
         N = _check_count(N, "N", minimum=1)
     rng = np.random.default_rng(seed)
-    x = rng.binomial(n, p_group, size=n_datasets)
-    y = None if N is None else rng.binomial(N, p_ref, size=n_datasets)
-    flags = np.concatenate(
-        [
-            _bootstrap_flags(
-                x[i : i + 250],
-                n,
-                None if y is None else y[i : i + 250],
-                N,
-                p_ref,
-                alpha,
-                n_boot,
-                rng,
+    chunks = []
+    if prevalence is None:
+        x = rng.binomial(n, p_group, size=n_datasets)
+        y = None if N is None else rng.binomial(N, p_ref, size=n_datasets)
+        for i in range(0, n_datasets, 250):
+            part = None if y is None else y[i : i + 250]
+            chunks.append(_bootstrap_flags(x[i : i + 250], n, part, N, p_ref, alpha, n_boot, rng))
+    else:
+        prevalence = _check_rate(prevalence, "prevalence")
+        m = rng.binomial(n, prevalence, size=n_datasets)
+        m = m[m > 0]
+        if m.size == 0:
+            return math.nan, math.nan
+        x = rng.binomial(m, p_group)
+        M = None if N is None else max(1, round(N * prevalence))
+        y = None if M is None else rng.binomial(M, p_ref, size=m.size)
+        for i in range(0, m.size, 250):
+            part = None if y is None else y[i : i + 250]
+            chunks.append(
+                _ratio_flags(
+                    x[i : i + 250], m[i : i + 250], n, part, M, N, p_ref, alpha, n_boot, rng
+                )
             )
-            for i in range(0, n_datasets, 250)
-        ]
-    )
+    flags = np.concatenate(chunks)
     estimate = float(flags.mean())
-    return estimate, math.sqrt(estimate * (1 - estimate) / n_datasets)
+    return estimate, math.sqrt(estimate * (1 - estimate) / flags.size)

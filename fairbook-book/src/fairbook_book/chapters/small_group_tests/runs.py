@@ -149,7 +149,10 @@ def size_power(rates: pd.DataFrame, config: dict, *, progress: bool = True) -> p
                 "size": float(probabilities[0]),
             }
             row.update(
-                {f"power at −{e:g}": float(p) for e, p in zip(effects, probabilities[1:], strict=True)}
+                {
+                    f"power at −{e:g}": float(p)
+                    for e, p in zip(effects, probabilities[1:], strict=True)
+                }
             )
             row.update({"hole": hole, "mc_se": se})
             rows.append(row)

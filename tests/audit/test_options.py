@@ -36,6 +36,7 @@ INVALID = {
     "patterns": ([[True], ["a", "a"]], "column"),
     "metrics": ([["MCC"], [], "XYZ"], "metric"),
     "decision": (["maybe", "", 1], "decision must be 'punitive'"),
+    "choice": (["bootstrap", "match_normal", "", 1, None, True], "must be one of"),
     "label": ([[1], {"a": 1}], "must be a single label"),
     "references": ([[1, 2]], "must be a single label"),
 }
@@ -46,6 +47,7 @@ INVALID_TEXT = {
     "non-negative": ["-1", "inf", "abc"],
     "jobs": ["0", "1.5", "abc"],
     "limit": ["-3", "2.5", "abc"],
+    "choice": ["bootstrap", "chi2", "FISHERS"],
 }
 
 
@@ -74,7 +76,15 @@ def test_a_bad_value_is_refused_in_its_kinds_words(constraint, value, wording):
         AuditOptions(**{constraint.name: value})
     message = str(info.value)
     assert "\n" not in message
-    if constraint.kind in {"fraction", "non-negative", "limit", "switch", "column", "label"}:
+    if constraint.kind in {
+        "fraction",
+        "non-negative",
+        "limit",
+        "switch",
+        "column",
+        "label",
+        "choice",
+    }:
         assert message.startswith(constraint.name)
 
 
@@ -153,6 +163,8 @@ def test_a_bad_flag_value_is_one_line_and_exit_2(predictions, capsys, constraint
         (["--lam", "0"], "lam", 0.0),
         (["--alpha", "0.01"], "alpha", 0.01),
         (["--metric", "tpr", "--metric", "FPR"], "metrics", ["TPR", "FPR"]),
+        (["--test", "Fisher"], "test", "fisher"),
+        (["--test", "boschloo"], "test_name", "Boschloo's exact unconditional test"),
     ],
 )
 def test_the_flags_reach_the_report(predictions, capsys, flags, setting, value):
@@ -175,3 +187,26 @@ def test_text_is_parsed_by_kind_and_labels_stay_text():
         "max_groups": 5,
         "positive": "yes",
     }
+
+
+# --------------------------------------------------------------------------- the test
+def test_the_test_option_offers_exactly_the_six_tests_and_defaults_to_match():
+    (test,) = [c for c in CONSTRAINTS if c.name == "test"]
+    assert test.choices == ("match", "wald", "score", "fisher", "boschloo", "bayes")
+    assert AuditOptions().test == "match" == test.default
+    for choice in test.choices:
+        assert AuditOptions(test=choice.upper()).test == choice
+    with pytest.raises(ValueError) as info:
+        AuditOptions(test="bootstrap")  # a test of group_tests that is random: not offered
+    assert str(info.value) == (
+        "test must be one of match, wald, score, fisher, boschloo, bayes, got 'bootstrap'"
+    )
+
+
+def test_the_help_lists_test_with_its_choices(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["audit", "--help"])
+    assert info.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--test match|wald|score|fisher|boschloo|bayes" in out
+    assert "fisher: Fisher's exact test" in out and "(default match)" in out

@@ -3,8 +3,11 @@
 One row per (attribute, group other than the reference, metric): the group's score and the
 reference's, their difference (``gap``, positive when the group's score is higher) and ratio
 (seed 000's ``F = M(group) / M(reference)``, flagged "unfair" when ``|F − 1| > 0.2``; B is a
-signed difference and has no ratio), the exact MATCH p-value (:mod:`.significance`), the
-small-group reasons (:mod:`.small_groups`) and a ``note`` saying why any of these is NaN.
+signed difference and has no ratio), the p-value of the chosen ``test`` (the exact MATCH
+p-value by default, :mod:`.significance`; a two-proportion test otherwise,
+:mod:`.rate_tests`), the small-group reasons (:mod:`.small_groups`) with the test's exact
+size beside each flag (``exact_size``, and ``size_note`` where it is NaN) and a ``note``
+saying why any of these is NaN.
 
 :func:`adjust` then applies Holm's method over all the rows of a report and gives each row
 the verdict of chapter 03's MATCH tables: a gap of at least ``min_gap`` is *apparent*; it
@@ -30,6 +33,13 @@ from fairbook.metrics import METRICS, compute
 from fairbook.papers.seed000 import FLAG_THRESHOLD
 
 from .fast_match import MatchBatch
+from .rate_tests import (
+    NO_TWO_PROPORTION,
+    check_boschloo,
+    exact_sizes,
+    rate_counts,
+    two_proportion_pvalues,
+)
 from .significance import holm
 from .small_groups import small_group_table
 
@@ -59,6 +69,8 @@ COMPARISON_COLUMNS = (
     "small_reasons",
     "reference_small",
     "note",
+    "exact_size",
+    "size_note",
 )
 
 #: The verdicts of :func:`adjust`.
@@ -98,6 +110,7 @@ def compare_to_reference(
     alpha: float = 0.05,
     min_gap: float = 0.05,
     n_jobs: int = 1,
+    test: str = "match",
 ) -> pd.DataFrame:
     """Each group of one attribute against its reference, before Holm's adjustment.
 
@@ -115,6 +128,9 @@ def compare_to_reference(
         For the small-group reasons.
     n_jobs : int, default 1
         Processes for the MATCH p-values.
+    test : str, default "match"
+        The test of each comparison (:data:`fairbook.audit.rate_tests.TESTS`): MATCH, or a
+        two-proportion test of the rate (B then has no p-value, and says so in ``note``).
 
     Returns
     -------
@@ -128,6 +144,10 @@ def compare_to_reference(
     ...                          attribute="g", reference=1, metrics=["PPR"])
     >>> t[["group", "score", "reference_score", "gap", "ratio", "ratio_flag"]].values.tolist()
     [['a', 0.25, 0.6, -0.35, 0.4166666666666667, 'unfair']]
+    >>> fisher = compare_to_reference(np.array([[5, 5, 0, 10], [50, 10, 10, 30]]), ["a", "b"],
+    ...                               attribute="g", reference=1, metrics=["PPR"], test="fisher")
+    >>> round(float(fisher["p_value"][0]), 4)  # 5 of 20 against 60 of 100
+    0.0061
     """
     counts = np.asarray(counts, dtype=np.int64)
     labels = np.asarray(labels, dtype=object)
@@ -137,6 +157,8 @@ def compare_to_reference(
     if others.size == 0:  # one group: nothing to compare, but every column is there
         return _no_comparisons()
     del n_jobs  # the batched p-values need no processes (kept for the signature)
+    if test == "boschloo":  # refuse before any work, naming the first group too large
+        _check_boschloo(counts[others], ref, labels[others], metrics, attribute)
     batch = MatchBatch(p_ref)
     common = {
         "group": labels[others].tolist(),
@@ -144,10 +166,36 @@ def compare_to_reference(
         "reference_group": labels[reference],
     }
     parts = [
-        _metric_part(metric, counts[others], ref, common, alpha=alpha, min_gap=min_gap, batch=batch)
+        _metric_part(
+            metric,
+            counts[others],
+            ref,
+            common,
+            alpha=alpha,
+            min_gap=min_gap,
+            batch=batch,
+            test=test,
+        )
         for metric in metrics
     ]
     return _table_of(parts)
+
+
+def _check_boschloo(group_counts, ref, labels, metrics, attribute) -> None:
+    """:func:`~fairbook.audit.rate_tests.check_boschloo` of every group and rate metric."""
+    from fairbook.labels import show_value
+
+    for metric in metrics:
+        if metric == "B":
+            continue
+        _, n = rate_counts(metric, group_counts)
+        _, n_ref = rate_counts(metric, ref)
+        for label, size in zip(labels, n.tolist(), strict=True):
+            check_boschloo(
+                size,
+                int(n_ref),
+                what=f"group {show_value(label)} of {show_value(attribute)} ({metric})",
+            )
 
 
 def _no_comparisons() -> pd.DataFrame:
@@ -155,7 +203,7 @@ def _no_comparisons() -> pd.DataFrame:
     table = pd.DataFrame(columns=[c for c in COMPARISON_COLUMNS if c not in _ADDED])
     table["ratio_flag"] = np.array([], dtype=object)
     table["p_value"] = np.array([], dtype=np.float64)
-    floats = ("score", "reference_score", "gap", "ratio", "p_hole", "min_gap_p")
+    floats = ("score", "reference_score", "gap", "ratio", "p_hole", "min_gap_p", "exact_size")
     return table.astype(
         {
             **dict.fromkeys(("small", "reference_small"), bool),
@@ -165,7 +213,7 @@ def _no_comparisons() -> pd.DataFrame:
     )
 
 
-def _metric_part(metric, group_counts, ref, common, *, alpha, min_gap, batch) -> dict:
+def _metric_part(metric, group_counts, ref, common, *, alpha, min_gap, batch, test) -> dict:
     """One metric's columns for every group but the reference."""
     p_ref = ref / ref.sum()
     ref_score = float(compute(metric, ref))
@@ -181,6 +229,22 @@ def _metric_part(metric, group_counts, ref, common, *, alpha, min_gap, batch) ->
     else:
         ratio = scores / ref_score
     size = scores.size
+    notes = _notes(metric, scores, ref_score)
+    if test == "match":
+        p_values = batch.pvalues(metric, group_counts)
+    elif metric == "B":
+        p_values = np.full(size, np.nan)
+        notes = [
+            f"{note}; no p-value: {NO_TWO_PROPORTION}"
+            if note
+            else f"no p-value: {NO_TWO_PROPORTION}"
+            for note in notes
+        ]
+    else:
+        x, n = rate_counts(metric, group_counts)
+        y, n_ref = rate_counts(metric, ref)
+        p_values = two_proportion_pvalues(test, x, n, int(y), int(n_ref))
+    sizes, size_notes = exact_sizes(test, metric, group_counts, ref, small["small"], alpha=alpha)
     return {
         "group": common["group"],
         "attribute": [common["attribute"]] * size,
@@ -197,8 +261,10 @@ def _metric_part(metric, group_counts, ref, common, *, alpha, min_gap, batch) ->
         "small": small["small"],
         "small_reasons": small["reasons"].tolist(),
         "reference_small": np.full(size, bool(ref_small)),
-        "note": _notes(metric, scores, ref_score),
-        "p_value": batch.pvalues(metric, group_counts),
+        "note": notes,
+        "exact_size": sizes,
+        "size_note": size_notes,
+        "p_value": p_values,
     }
 
 

@@ -20,6 +20,8 @@ Examples
 >>> options = AuditOptions(groups=["race", "sex"], alpha=0.01)
 >>> options.groups, options.alpha, options.lam
 (('race', 'sex'), 0.01, 5.0)
+>>> AuditOptions(test="Fisher").test
+'fisher'
 >>> AuditOptions(min_gap=1.5)
 Traceback (most recent call last):
 ...
@@ -43,6 +45,7 @@ from fairbook.labels import show_value
 from fairbook.parallel import check_n_jobs
 
 from .decision_direction import check_decision
+from .rate_tests import TEST_NAMES, TESTS
 from .significance import EXACT_METRICS, check_metrics
 
 __all__ = [
@@ -77,7 +80,8 @@ class Constraint:
     """One option: its name, kind, default and help (the row of :data:`CONSTRAINTS`).
 
     ``floor`` is the smallest value a ``fraction`` takes; an ``optional`` column may be None;
-    ``flag`` and ``metavar`` are the
+    ``choices`` are the values a ``choice`` takes (the first is the default); ``flag`` and
+    ``metavar`` are the
     command line's spelling (default ``--name-with-dashes``); ``repeatable`` options take
     the flag once per value.
     """
@@ -91,6 +95,7 @@ class Constraint:
     flag: str | None = None
     metavar: str | None = None
     repeatable: bool = False
+    choices: tuple[str, ...] = ()
 
     @property
     def option(self) -> str:
@@ -163,6 +168,13 @@ def _patterns(c: Constraint, value) -> tuple | None:
     return _columns(c, value)
 
 
+def _choice(c: Constraint, value) -> str:
+    key = value.strip().lower() if isinstance(value, str) else None
+    if key not in c.choices:
+        raise ValueError(f"{c.name} must be one of {', '.join(c.choices)}, got {show_value(value)}")
+    return key
+
+
 def _metrics(c: Constraint, value) -> tuple[str, ...]:
     return check_metrics(value)
 
@@ -190,6 +202,7 @@ KINDS: dict[str, Callable[[Constraint, Any], Any]] = {
     "jobs": _jobs,
     "limit": _limit,
     "switch": _switch,
+    "choice": _choice,
     "column": _column,
     "columns": _columns,
     "patterns": _patterns,
@@ -272,6 +285,15 @@ CONSTRAINTS: tuple[Constraint, ...] = (
         floor=MIN_ALPHA,
     ),
     Constraint(
+        "test",
+        "choice",
+        "match",
+        "the test of each rate against the reference's: "
+        + "; ".join(f"{key}: {name}" for key, name in TEST_NAMES.items())
+        + " (B is tested only by MATCH)",
+        choices=TESTS,
+    ),
+    Constraint(
         "min_gap",
         "fraction",
         0.05,
@@ -340,6 +362,7 @@ class AuditOptions:
     samples: tuple | None = None
     metrics: tuple[str, ...] = DEFAULT_METRICS
     alpha: float = 0.05
+    test: str = "match"
     min_gap: float = 0.05
     lam: float = 5.0
     n_jobs: int = 1
@@ -438,6 +461,6 @@ def command_line_arguments() -> list[tuple[tuple[str, ...], dict[str, Any]]]:
             kwargs["action"] = "store_true"
         else:
             kwargs["action"] = "append" if c.repeatable else "store"
-            kwargs["metavar"] = c.metavar or c.name.upper()
+            kwargs["metavar"] = c.metavar or ("|".join(c.choices) or c.name.upper())
         arguments.append(((c.option,), kwargs))
     return arguments

@@ -8,8 +8,9 @@ out, in named steps.
    predictions, the samples' probabilities and the score;
 4. :func:`encode_groups` — each attribute's groups (and the intersection), the confusion
    counts per group, the reference groups;
-5. :func:`group_tables` — per group: counts, rates with intervals, MATCH comparisons with
-   their Holm adjustment, the between-groups overview and seed 004's seven metrics;
+5. :func:`group_tables` — per group: counts, rates with intervals, comparisons (MATCH or
+   the chosen ``test``) with their Holm adjustment, the between-groups overview and seed
+   004's seven metrics;
 6. :func:`optional_tables` — the uncertainty, score and run-stability tables the options ask
    for;
 7. :func:`audit_settings` — what the report says it ran with.
@@ -51,6 +52,7 @@ from .groups import (
     outcome_cells,
 )
 from .options import DEFAULT_METRICS, MAX_GROUPS, AuditOptions, parse_text
+from .rate_tests import TEST_NAMES
 from .rates import between_groups, rate_table
 from .report import GROUP_RATES, AuditReport
 from .scores import score_table
@@ -345,6 +347,7 @@ def group_tables(groups: Groups, options: AuditOptions) -> dict[str, pd.DataFram
                 alpha=options.alpha,
                 min_gap=options.min_gap,
                 n_jobs=options.n_jobs,
+                test=options.test,
             )
         )
         seven = bias_metrics_table(count, attribute.labels, positive=options.positive)
@@ -396,6 +399,7 @@ def optional_tables(
             min_gap=options.min_gap,
             positive=options.positive,
             n_jobs=options.n_jobs,
+            test=options.test,
         )
         tables["runs"] = per_run
         tables["stability"] = stability_table(per_run)
@@ -467,6 +471,8 @@ def audit_settings(
         "reference_rules": groups.rules,
         "metrics": list(options.metrics),
         "alpha": options.alpha,
+        "test": options.test,
+        "test_name": TEST_NAMES[options.test],
         "min_gap": options.min_gap,
         "lam": options.lam,
         "interval_level": 1 - options.alpha,
@@ -548,7 +554,9 @@ def audit(data, /, *arrays, options: AuditOptions | None = None, **keywords) -> 
         (``{attribute: group}``; default the largest group, and for the intersection the
         combination of the references), ``positive``, ``intersections``, ``score``,
         ``runs`` and ``samples`` (names or glob patterns), ``metrics``, ``alpha``,
-        ``min_gap``, ``lam``, ``n_jobs``, ``decision`` (``"punitive"`` or
+        ``test`` (``"match"``, the default, ``"wald"``, ``"score"``, ``"fisher"``,
+        ``"boschloo"`` or ``"bayes"``: the test of each comparison), ``min_gap``, ``lam``,
+        ``n_jobs``, ``decision`` (``"punitive"`` or
         ``"assistive"``), ``favourable``, ``max_groups``.
 
     Returns

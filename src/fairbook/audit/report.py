@@ -14,12 +14,15 @@ The document is one object with four keys, always present:
 ``settings``
     How the audit ran: ``y_true, y_pred, positive, attributes, intersections,
     references`` (attribute → reference group), ``reference_rules`` (attribute →
-    ``"given"``, ``"largest"`` or ``"combination"``), ``metrics, alpha, min_gap, lam,
-    interval_level, score, runs, samples, rows``.
+    ``"given"``, ``"largest"`` or ``"combination"``), ``metrics, alpha, test`` (the test of
+    each comparison: ``match, wald, score, fisher, boschloo`` or ``bayes``), ``test_name``
+    (that test in words), ``min_gap, lam, interval_level, score, runs, samples, rows``.
 ``summary``
     ``tests`` (comparisons with a p-value), ``adjustment`` (a sentence: Holm over all
     of them), ``alpha``, and lists of objects: ``significant`` (the disparities that
-    survive), ``small_groups`` (``attribute, group, n, metrics, reasons``),
+    survive), ``small_groups`` (``attribute, group, n, metrics, reasons``, and
+    ``exact_sizes``: beside each of ``metrics``, the test's exact size at the group's size
+    or null, with ``size_notes`` saying why),
     ``small_references``, ``undefined`` (``attribute, group, metric, note``),
     ``uncertainty_unfair`` and ``flips`` (runs) and ``seven_metric_flips``.
 ``tables``
@@ -64,8 +67,9 @@ TABLES = {
     "groups": "one row per group: counts, main rates, OFI and DI against the reference, "
     "which metrics flag it as small and which disparities survive",
     "rates": "one row per group and metric: raw score, interval, CPS-smoothed score",
-    "comparisons": "one row per group (not the reference) and metric: gap, ratio, MATCH "
-    "p-value, Holm-adjusted p-value, verdict, small-group reasons",
+    "comparisons": "one row per group (not the reference) and metric: gap, ratio, p-value of "
+    "the chosen test, Holm-adjusted p-value, verdict, small-group reasons with the test's "
+    "exact size",
     "overview": "one row per attribute and metric: min, max, difference, ratio over groups",
     "seven_metrics": "seed 004's seven bias metrics, one row per attribute (the pairwise ones "
     "between the two largest groups, named in largest and second)",
@@ -123,6 +127,7 @@ COLUMNS: dict[str, dict[str, str]] = {
         "small_reasons": "s",
         "reference_small": "b",
         "note": "s",
+        "size_note": "s",
     },
     "overview": {
         "attribute": "s",
@@ -241,6 +246,8 @@ JSON_SCHEMA = {
                 "reference_rules",
                 "metrics",
                 "alpha",
+                "test",
+                "test_name",
                 "min_gap",
                 "lam",
                 "interval_level",

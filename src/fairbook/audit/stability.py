@@ -49,6 +49,7 @@ def run_comparisons(
     min_gap: float = 0.05,
     positive=1,
     n_jobs: int = 1,
+    test: str = "match",
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every comparison and seed 004's seven metrics in every run.
 
@@ -65,6 +66,8 @@ def run_comparisons(
     alpha, min_gap : float
     positive : label
     n_jobs : int
+    test : str, default "match"
+        The test of each comparison (:func:`~fairbook.audit.comparisons.compare_to_reference`).
 
     Returns
     -------
@@ -98,6 +101,7 @@ def run_comparisons(
                     alpha=alpha,
                     min_gap=min_gap,
                     n_jobs=n_jobs,
+                    test=test,
                 )
             )
             seven = bias_metrics_table(counts, attribute.labels, positive=positive)

@@ -66,6 +66,8 @@ def _small_groups(small: pd.DataFrame, *, alpha: float, min_gap: float) -> list[
         c: small[c].to_numpy()[order].tolist()
         for c in ("attribute", "group", "n", "metric", "score", "min_gap_p", "p_hole")
     }
+    for c in ("exact_size", "size_note"):  # a table of before the sizes has neither
+        columns[c] = small[c].to_numpy()[order].tolist() if c in small else [None] * len(order)
     out, memo = [], {}
     for code in range(first.size):
         a, b = int(bounds[code]), int(bounds[code + 1])
@@ -95,6 +97,8 @@ def _small_groups(small: pd.DataFrame, *, alpha: float, min_gap: float) -> list[
                 "n": n,
                 "metrics": metrics,
                 "reasons": list(memo[signature]),
+                "exact_sizes": columns["exact_size"][a:b],
+                "size_notes": columns["size_note"][a:b],
             }
         )
     return out

@@ -36,7 +36,8 @@ from fairbook.labels import show_value
 
 from .decision_direction import MEANINGS, ranked
 from .display_labels import shown_names
-from .text import _direction, by_metric, metric_order, printable
+from .rate_tests import SIZE_NOTE
+from .text import _direction, _is_match, by_metric, metric_order, printable, size_text, test_name
 
 __all__ = ["figure_data_uri", "render_html"]
 
@@ -293,7 +294,8 @@ def _gap_heatmap(report, attribute: str) -> str:
         f"{_esc(attribute)}: gap to the reference (group minus reference), metrics in the "
         "order they matter here. Colour scale (clipped at the ends): "
         f"{swatches}; the darkest colour is the largest gap among the groups large enough to "
-        "tell. * the disparity survives MATCH with Holm's adjustment. "
+        f"tell. * the disparity survives {'MATCH' if _is_match(report) else 'the test'} with "
+        "Holm's adjustment. "
         "<span class='small'>Hatched, faded cells marked ° belong to a group too small for "
         f"that metric to tell a gap of {min_gap:g} from chance: their colour is muted "
         "whatever the gap, because the evidence there is weakest; read the number, not the "
@@ -421,6 +423,12 @@ def _summary_html(report) -> str:
             f"<li class='small'>{_esc(r['attribute'])} = {_group(report, r)} "
             f"(n = {r['n']:,}): {', '.join(ranked(r['metrics'], decision))}<ul>"
             + "".join(f"<li>{_esc(reason)}</li>" for reason in r["reasons"])
+            + (
+                f"<li>{_esc(size_text(report, r['metrics'], r['exact_sizes'], r['size_notes']))}"
+                "</li>"
+                if "exact_sizes" in r
+                else ""
+            )
             + "</ul></li>"
             for r in summary["small_groups"]
         )
@@ -433,8 +441,13 @@ def _summary_html(report) -> str:
     for r in summary["small_references"]:
         parts.append(
             f"<p class='small'>The reference {_group(report, r)} of {_esc(r['attribute'])} is "
-            f"itself small (n = {r['n']:,}) for {', '.join(r['metrics'])}: MATCH treats its "
-            "rates as exact.</p>"
+            f"itself small (n = {r['n']:,}) for {', '.join(r['metrics'])}: "
+            + (
+                "MATCH treats its rates as exact.</p>"
+                if _is_match(report)
+                else f"the chosen test ({html.escape(test_name(report))}) counts its sampling "
+                "too.</p>"
+            )
         )
     if summary["uncertainty_unfair"]:
         items = "".join(
@@ -521,6 +534,10 @@ def render_html(report, *, title: str = "Fairness audit") -> str:
         f"{_label(settings['positive'])}; predictions {_esc(settings['y_pred'])}; metrics "
         f"{', '.join(metric_order(report))}; α = {settings['alpha']:g}; intervals at "
         f"{settings['interval_level']:.0%}; CPS λ = {settings['lam']:g}.</p>"
+        f"<p class='test'>Test of each comparison: <strong>{html.escape(test_name(report))}"
+        "</strong>; Holm's adjustment over all of them"
+        + ("" if _is_match(report) else " (B has no p-value: it is tested only by MATCH)")
+        + ".</p>"
     )
     refs = "".join(
         f"<li>{_esc(a)}: reference {_label(report.references[a])} "
@@ -580,7 +597,14 @@ def _tables_html(report) -> list[str]:
     body = ["<h2>Tables</h2>"]
     captions = {
         "groups": "Groups: counts, rates, OFI and DI against the reference",
-        "comparisons": "Against the reference: MATCH p-values (exact), Holm-adjusted",
+        "comparisons": (
+            "Against the reference: MATCH p-values (exact), Holm-adjusted"
+            if _is_match(report)
+            else f"Against the reference: p-values of {test_name(report)}, Holm-adjusted"
+        )
+        + "; exact_size: the "
+        + SIZE_NOTE.format(alpha=report.settings["alpha"])
+        + ", beside each small-group flag",
         "rates": "Rates with intervals and CPS-smoothed rates",
         "overview": "Between groups (fairlearn's difference and ratio)",
         "seven_metrics": "Seed 004's seven bias metrics (two largest groups for the pairwise)",

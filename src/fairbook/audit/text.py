@@ -25,8 +25,9 @@ import pandas as pd
 from fairbook.labels import show_value
 
 from .decision_direction import MEANINGS, direction, ranked
+from .rate_tests import SIZE_NOTE
 
-__all__ = ["by_metric", "metric_order", "printable", "render_text"]
+__all__ = ["by_metric", "metric_order", "printable", "render_text", "size_text", "test_name"]
 
 #: The summary lists at most this many disparities and small groups; the tables list all.
 LIST_LIMIT = 50
@@ -139,6 +140,7 @@ def _header(report, width: int) -> list[str]:
         f"Fairness audit of {settings['rows']:,} rows; predictions: "
         f"{printable(settings['y_pred'])}",
         f"Positive label: {_positive(report)}. {_direction(report)}",
+        f"Test of each comparison: {test_name(report)}; Holm's adjustment over all of them.",
     ]
     why = {
         "given": "as given",
@@ -156,6 +158,49 @@ def _header(report, width: int) -> list[str]:
             f"{count} group{'s' if count != 1 else ''}"
         )
     return [_wrap(line, width, indent="") for line in lines]
+
+
+def test_name(report) -> str:
+    """The report's test in words (MATCH for a report of before the choice of test).
+
+    Examples
+    --------
+    >>> from fairbook.audit import audit, predictions_frame
+    >>> test_name(audit(predictions_frame([1, 0, 1, 0], [1, 1, 0, 0], list("aabb")),
+    ...                 test="score"))
+    'pooled score z test'
+    """
+    from .rate_tests import TEST_NAMES
+
+    return TEST_NAMES[report.settings.get("test", "match")]
+
+
+def _is_match(report) -> bool:
+    return report.settings.get("test", "match") == "match"
+
+
+def size_text(report, metrics, sizes, notes) -> str:
+    """The exact sizes beside a small group's flags, as one sentence for a reader.
+
+    Examples
+    --------
+    >>> from fairbook.audit import audit, predictions_frame
+    >>> report = audit(predictions_frame([1, 0, 1, 0], [1, 1, 0, 0], list("aabb")))
+    >>> text = size_text(report, ["ACC", "B"], [0.0123, float("nan")], ["", "not a rate"])
+    >>> text.split(": ", 1)[1].split(" — ")[0]
+    'ACC 0.012, B NaN (not a rate)'
+    """
+    alpha = report.settings["alpha"]
+    shown = []
+    for metric, size, note in zip(metrics, sizes, notes, strict=True):
+        if size is None or (isinstance(size, float) and math.isnan(size)):
+            shown.append(f"{metric} NaN ({note})" if note else f"{metric} NaN")
+        else:
+            shown.append(f"{metric} {_number(size, 3)}")
+    return (
+        f"exact size at n ({test_name(report)}): {', '.join(shown)} — the "
+        f"{SIZE_NOTE.format(alpha=alpha)}"
+    )
 
 
 def _positive(report) -> str:
@@ -304,6 +349,9 @@ def _summary_small_groups(report, summary: dict, width: int) -> list[str]:
             )
             for reason in row["reasons"]:
                 out.append(_wrap(f"· {printable(reason)}", width, indent="        "))
+            if "exact_sizes" in row:
+                sizes = size_text(report, row["metrics"], row["exact_sizes"], row["size_notes"])
+                out.append(_wrap(f"· {sizes}", width, indent="        "))
         if len(summary["small_groups"]) > LIST_LIMIT:
             more = len(summary["small_groups"]) - LIST_LIMIT
             out.append(
@@ -319,8 +367,12 @@ def _summary_references_and_uncertainty(report, summary: dict, width: int) -> li
             _wrap(
                 f"Reference {_row_name(report, row)} of "
                 f"{printable(show_value(row['attribute']))} "
-                f"is itself small (n = {row['n']:,}) for {', '.join(row['metrics'])}: MATCH "
-                "treats its rates as exact, so read its p-values with care.",
+                f"is itself small (n = {row['n']:,}) for {', '.join(row['metrics'])}: "
+                + (
+                    "MATCH treats its rates as exact, so read its p-values with care."
+                    if _is_match(report)
+                    else f"the chosen test ({test_name(report)}) counts its sampling too."
+                ),
                 width,
             )
         )
@@ -445,6 +497,7 @@ def _comparisons(report, width: int) -> list[str]:
         "p": _pvalue,
         "Holm p": _pvalue,
         "verdict": str,
+        "size at n": str,
     }
     for attribute in report.attributes:
         part = by_metric(report, table[table["attribute"] == attribute])
@@ -467,11 +520,25 @@ def _comparisons(report, width: int) -> list[str]:
                 "p": part["p_value"].to_numpy(),
                 "Holm p": part["p_holm"].to_numpy(),
                 "verdict": [_SHORT_VERDICTS[v] for v in part["verdict"]],
+                "size at n": [
+                    _number(size, 3) if small else ""
+                    for size, small in zip(
+                        part.get("exact_size", np.full(len(part), np.nan)),
+                        part["small"],
+                        strict=True,
+                    )
+                ],
             }
         )
+        tested = (
+            "exact MATCH p-values"
+            if _is_match(report)
+            else f"p-values: {test_name(report)}; B is tested only by MATCH"
+        )
         title = (
-            f"AGAINST THE REFERENCE - {printable(show_value(attribute))} (exact MATCH p-values; "
-            "CPS: the smoothed score, shown where the group is too small for the metric)"
+            f"AGAINST THE REFERENCE - {printable(show_value(attribute))} ({tested}; "
+            "CPS: the smoothed score, and size at n: the test's exact size, shown where the "
+            "group is too small for the metric)"
         )
         out.append(_wrap(title, width, ""))
         out.append(_table(shown, formats, width))
@@ -611,6 +678,17 @@ def _notes(report, width: int) -> list[str]:
             "reference's score is 0. OFI and DI are '-' for the reference group itself. CPS "
             f"(Cross-Prior Smoothing, λ = {report.settings['lam']:g}) is shown for the "
             "comparisons flagged small.",
+            width,
+        ),
+        _wrap(
+            "Size at n (shown for the comparisons flagged small): the "
+            f"{SIZE_NOTE.format(alpha=report.settings['alpha'])}, of the chosen test "
+            f"({test_name(report)}) at the group's size (its rate's denominator for TPR, FPR, "
+            "PPV, ...) against the reference's; above "
+            f"{report.settings['alpha']:g} the test flags groups that are not different more "
+            "often than it says. NaN where the group has no denominator, for "
+            "B (not a rate), or where the enumeration is too large (the JSON's size_note says "
+            "which).",
             width,
         ),
         _wrap(

@@ -36,7 +36,6 @@ from .fast_match import MatchBatch
 from .rate_tests import (
     NO_TWO_PROPORTION,
     check_boschloo,
-    exact_sizes,
     rate_counts,
     two_proportion_pvalues,
 )
@@ -222,7 +221,14 @@ def _metric_part(metric, group_counts, ref, common, *, alpha, min_gap, batch, te
     )["small"][0]
     scores = np.asarray(compute(metric, group_counts), dtype=np.float64).reshape(-1)
     small = small_group_table(
-        metric, group_counts, p_ref, alpha=alpha, min_gap=min_gap, batch=batch
+        metric,
+        group_counts,
+        p_ref,
+        alpha=alpha,
+        min_gap=min_gap,
+        batch=batch,
+        test=test,
+        reference=ref,
     )
     if metric == "B" or ref_score == 0:
         ratio = np.full(scores.size, np.nan)
@@ -244,7 +250,6 @@ def _metric_part(metric, group_counts, ref, common, *, alpha, min_gap, batch, te
         x, n = rate_counts(metric, group_counts)
         y, n_ref = rate_counts(metric, ref)
         p_values = two_proportion_pvalues(test, x, n, int(y), int(n_ref))
-    sizes, size_notes = exact_sizes(test, metric, group_counts, ref, small["small"], alpha=alpha)
     return {
         "group": common["group"],
         "attribute": [common["attribute"]] * size,
@@ -262,8 +267,8 @@ def _metric_part(metric, group_counts, ref, common, *, alpha, min_gap, batch, te
         "small_reasons": small["reasons"].tolist(),
         "reference_small": np.full(size, bool(ref_small)),
         "note": notes,
-        "exact_size": sizes,
-        "size_note": size_notes,
+        "exact_size": small["exact_size"],
+        "size_note": small["size_note"].tolist(),
         "p_value": p_values,
     }
 

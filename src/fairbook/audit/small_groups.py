@@ -24,6 +24,11 @@ significant" would say nothing about fairness there.
 
 A group whose score is undefined is flagged too, with the metric's reason
 (:data:`fairbook.metrics.METRICS` ``undefined_when``).
+
+Beside each flag, :func:`small_group_table` puts (given ``test`` and the reference's counts)
+the chosen test's **exact size** at the group's size: the chance that the test flags a group
+of that size whose rate is the reference's (:func:`fairbook.stats.group_tests.exact_size`,
+chapter 11). The flags themselves stay MATCH's, whatever the test.
 """
 
 from __future__ import annotations
@@ -205,7 +210,15 @@ def _reasons(
 
 
 def small_group_table(
-    metric: str, counts, p_ref, *, alpha: float = 0.05, min_gap: float = 0.05, batch=None
+    metric: str,
+    counts,
+    p_ref,
+    *,
+    alpha: float = 0.05,
+    min_gap: float = 0.05,
+    batch=None,
+    test: str | None = None,
+    reference=None,
 ) -> dict:
     """:func:`small_group_reasons` of many groups against one reference, at once.
 
@@ -222,12 +235,21 @@ def small_group_table(
     alpha, min_gap : float
     batch : MatchBatch, optional
         A :class:`~fairbook.audit.fast_match.MatchBatch` of ``p_ref`` to share its laws.
+    test : str, optional
+        With ``reference``: put the exact size of this test
+        (:data:`fairbook.audit.rate_tests.TESTS`) beside each flag.
+    reference : array-like of shape (4,), optional
+        The reference's counts ``[TP, FN, FP, TN]`` (its rate's denominator is the ``N`` of
+        the size).
 
     Returns
     -------
     dict
         Arrays over the groups: ``p_hole``, ``min_gap_p`` (float), ``small`` (bool) and
-        ``reasons`` (object: the sentences joined with ``"; "``, ``""`` when none).
+        ``reasons`` (object: the sentences joined with ``"; "``, ``""`` when none); with
+        ``test``, also ``exact_size`` (float: :func:`fairbook.stats.group_tests.exact_size`
+        at the group's size, the reference's rate and denominator; NaN where not flagged,
+        undefined or not computed) and ``size_note`` (object: why a flag's size is NaN).
 
     Examples
     --------
@@ -235,6 +257,10 @@ def small_group_table(
     ...                       [0.3, 0.1, 0.2, 0.4])
     >>> t["small"].tolist(), t["p_hole"].round(4).tolist()
     ([True, False], [0.0036, 0.0])
+    >>> t = small_group_table("TPR", [[1, 0, 2, 8], [0, 0, 5, 5]], [0.3, 0.1, 0.2, 0.4],
+    ...                       test="fisher", reference=[30, 10, 20, 40])
+    >>> t["exact_size"].round(4).tolist(), t["size_note"].tolist()  # 1 actual positive; none
+    ([0.0, nan], ['', 'size undefined: no denominator in the group'])
     """
     from .fast_match import MatchBatch
 
@@ -257,4 +283,13 @@ def small_group_table(
         )
     reasons = texts[inverse.reshape(-1)]
     small = reasons != ""
-    return {"p_hole": holes[where], "min_gap_p": gaps[where], "small": small, "reasons": reasons}
+    out = {"p_hole": holes[where], "min_gap_p": gaps[where], "small": small, "reasons": reasons}
+    if test is not None:
+        if reference is None:
+            raise ValueError("give the reference's counts with test=, for the exact size")
+        from .rate_tests import exact_sizes
+
+        sizes, notes = exact_sizes(test, metric, counts, reference, small, alpha=alpha)
+        out["exact_size"] = sizes
+        out["size_note"] = np.asarray(notes, dtype=object)
+    return out

@@ -150,3 +150,45 @@ def test_a_run_with_a_third_label(tmp_path, capsys):
         main(["audit", str(path), "--group", "race", "--runs", "pred_*"])
     err = capsys.readouterr().err
     assert "run column 'pred_2'" in err and len(err.strip().splitlines()) == 1
+
+
+# ------------------------------------------------------------------ --test
+def test_a_bad_test_is_one_line_and_exit_2(csv, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["audit", str(csv), "--test", "t-test"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "fairbook audit: error: test must be one of match, wald, score, fisher, boschloo, "
+        "bayes, got 't-test'\n"
+    )
+
+
+def test_boschloo_on_a_large_group_is_one_line_naming_the_group(tmp_path, capsys):
+    path = tmp_path / "large.csv"
+    make_table(2000).to_csv(path, index=False)  # about 600 Black people against 1200 White
+    with pytest.raises(SystemExit) as info:
+        main(["audit", str(path), "--group", "race", "--test", "boschloo"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "is too large for Boschloo's test" in err and "--test score" in err
+
+
+@pytest.mark.parametrize(
+    ("test", "name"),
+    [("fisher", "Fisher's exact test"), ("score", "pooled score z test"), (None, "MATCH (seed")],
+)
+def test_the_text_and_json_name_the_test_and_print_sizes(csv, capsys, test, name):
+    given = [] if test is None else ["--test", test]
+    assert main(["audit", str(csv), "--group", "race", *given]) == 0
+    text = capsys.readouterr().out
+    header = text.split("\n\n", 1)[0]
+    assert f"Test of each comparison: {name}" in header
+    assert "exact size at n (" in text and "(exact, by enumeration; chapter 11)" in text
+    assert main(["audit", str(csv), "--group", "race", "--json", *given]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["settings"]["test"] == (test or "match")
+    assert document["settings"]["test_name"].startswith(name)
+    small = document["summary"]["small_groups"][0]
+    assert len(small["exact_sizes"]) == len(small["metrics"]) == len(small["size_notes"])

@@ -241,3 +241,28 @@ def test_page_says_the_direction_and_orders_the_metrics(small_table, decision, s
     ]
     column = rows[0].index("metric")
     assert list(dict.fromkeys(row[column] for row in rows[1:])) == order
+
+
+@pytest.mark.parametrize(
+    ("test", "name"),
+    [
+        ("match", "MATCH (seed 003&#x27;s exact law, reference rate plugged in)"),
+        ("fisher", "Fisher&#x27;s exact test"),
+        ("bayes", "beta-binomial Bayesian rule (Ferrara et al. 2025), Jeffreys prior"),
+    ],
+)
+def test_page_header_names_the_test_and_each_small_flag_has_its_size(test, name):
+    from fairbook.audit import audit
+
+    from .conftest import make_table
+
+    report = audit(make_table(240, seed=3), groups=["race"], test=test)
+    page = report.to_html()
+    header = page.split("<section class='summary'>", 1)[0]
+    assert f"Test of each comparison: <strong>{name}</strong>" in header
+    summary = page.split("<section class='summary'>", 1)[1].split("</section>", 1)[0]
+    small = report.summary()["small_groups"]
+    assert summary.count("exact size at n (") == len(small) > 0
+    first = small[0]
+    size = first["exact_sizes"][first["metrics"].index("ACC")]
+    assert 0 <= size <= 1 and f"ACC {size:.3f}".rstrip("0") in summary

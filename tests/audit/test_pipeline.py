@@ -1,12 +1,17 @@
 """Tests of fairbook.audit.pipeline: audit() in both forms and audit_file(), against hand counts,
 pandas group-bys and fairlearn's MetricFrame."""
 
+import json
+import math
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
 from fairlearn.metrics import MetricFrame, false_positive_rate, selection_rate, true_positive_rate
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy import stats
 
 from fairbook.audit import DEFAULT_METRICS, audit, audit_file
 from fairbook.confusion import confusion_counts
@@ -549,3 +554,167 @@ def test_more_groups_than_the_limit_are_refused_with_the_limit_named():
     for bad in (0, True, 2.5):
         with pytest.raises(ValueError, match="max_groups must be"):
             audit(y, y, groups, max_groups=bad)
+
+
+# ------------------------------------------------------------------ the choice of test
+GOLDEN = Path(__file__).parent / "golden" / "default_match_report.json"
+
+#: Hand-made counts [TP, FN, FP, TN]: group "a" (20 people) against the reference "b" (80).
+HAND = {"a": (6, 4, 3, 7), "b": (30, 10, 8, 32)}
+
+
+def frame_of(counts: dict) -> pd.DataFrame:
+    """One row per person with the given confusion counts per group."""
+    rows = []
+    for group, cells in counts.items():
+        for (truth, pred), k in zip(((1, 1), (1, 0), (0, 1), (0, 0)), cells, strict=True):
+            rows += [(truth, pred, group)] * k
+    return pd.DataFrame(rows, columns=["y_true", "y_pred", "group"])
+
+
+def _without_new_keys(document: dict) -> dict:
+    """The report as it was before the choice of test: no test, no sizes."""
+    for key in ("test", "test_name"):
+        document["settings"].pop(key)
+    for entry in document["summary"]["small_groups"]:
+        entry.pop("exact_sizes"), entry.pop("size_notes")
+    for table in ("comparisons", "runs"):
+        for record in document["tables"][table] or []:
+            record.pop("exact_size"), record.pop("size_note")
+    return document
+
+
+def _assert_same(got, expected, where="report"):
+    if isinstance(expected, dict):
+        assert set(got) == set(expected), where
+        for key in expected:
+            _assert_same(got[key], expected[key], f"{where}.{key}")
+    elif isinstance(expected, list):
+        assert len(got) == len(expected), where
+        for i, (g, e) in enumerate(zip(got, expected, strict=True)):
+            _assert_same(g, e, f"{where}[{i}]")
+    elif isinstance(expected, float) and not isinstance(got, bool):
+        assert got == pytest.approx(expected, rel=1e-12, abs=1e-300), where
+    else:
+        assert got == expected, where
+
+
+def test_the_default_audit_is_the_one_of_before_the_choice_of_test():
+    """The JSON of an audit recorded before ``test`` existed (tests/audit/golden), key by
+    key and number by number: MATCH's p-values, Holm, verdicts, small groups, runs."""
+    from .conftest import make_table
+
+    frame = make_table(240, seed=3)
+    default = audit(frame, groups=["race"], runs=["pred_0", "pred_1"])
+    assert default.settings["test"] == "match"
+    explicit = audit(frame, groups=["race"], runs=["pred_0", "pred_1"], test="match")
+    assert default.to_json() == explicit.to_json()
+    got = _without_new_keys(json.loads(default.to_json()))
+    _assert_same(got, json.loads(GOLDEN.read_text(encoding="utf-8")))
+
+
+def _by_metric(report) -> dict:
+    table = report.to_frame("comparisons")
+    return dict(zip(table["metric"], table["p_value"], strict=True))
+
+
+#: (x, n, y, N) of each metric in HAND: the numerator over everyone (binomial metrics) or
+#: over the metric's own denominator (joint-ratio metrics), for "a" and for "b".
+HAND_TABLES = {
+    "ACC": (13, 20, 62, 80),
+    "PPR": (9, 20, 38, 80),
+    "TPR": (6, 10, 30, 40),
+    "FPR": (3, 10, 8, 40),
+    "PPV": (6, 9, 30, 38),
+    "NPV": (7, 11, 32, 42),
+}
+
+
+def _scipy_table(x, n, y, N):
+    return [[x, y], [n - x, N - y]]  # scipy's layout: the columns are the two samples
+
+
+@pytest.mark.parametrize(
+    ("test", "oracle"),
+    [
+        ("fisher", lambda t: stats.fisher_exact(t).pvalue),
+        ("boschloo", lambda t: stats.boschloo_exact(t).pvalue),
+        ("score", lambda t: stats.chi2_contingency(t, correction=False).pvalue),
+    ],
+)
+def test_each_rate_s_p_value_is_scipy_s(test, oracle):
+    report = audit(frame_of(HAND), reference={"group": "b"}, test=test, metrics=list(HAND_TABLES))
+    got = _by_metric(report)
+    for metric, (x, n, y, N) in HAND_TABLES.items():
+        assert got[metric] == pytest.approx(oracle(_scipy_table(x, n, y, N)), rel=1e-9), metric
+
+
+def test_wald_is_the_unpooled_z_test_by_hand():
+    got = _by_metric(audit(frame_of(HAND), reference={"group": "b"}, test="wald"))
+    x, n, y, N = HAND_TABLES["TPR"]
+    p1, p2 = x / n, y / N
+    z = (p1 - p2) / math.sqrt(p1 * (1 - p1) / n + p2 * (1 - p2) / N)
+    assert got["TPR"] == pytest.approx(2 * stats.norm.sf(abs(z)), rel=1e-12)
+
+
+def test_every_test_agrees_with_group_tests_and_bayes_with_monte_carlo():
+    from fairbook.stats import group_tests
+
+    for test in ("wald", "score", "fisher", "boschloo", "bayes"):
+        got = _by_metric(audit(frame_of(HAND), reference={"group": "b"}, test=test))
+        for metric in ("ACC", "PPR", "TPR", "FPR", "PPV", "NPV"):
+            if metric not in got:
+                continue
+            x, n, y, N = HAND_TABLES[metric]
+            expected = group_tests.pvalue(test, x, n, y=y, N=N)
+            tolerance = 1e-4 if test == "boschloo" else 1e-6  # its grid against scipy's optimiser
+            assert got[metric] == pytest.approx(expected, abs=tolerance), (test, metric)
+    # the Bayesian rule's tail by simulation: P(p_a <= p_b) with Beta(x + ½, n − x + ½)
+    x, n, y, N = HAND_TABLES["TPR"]
+    rng = np.random.default_rng(0)
+    draws = 2_000_000
+    below = np.mean(rng.beta(x + 0.5, n - x + 0.5, draws) <= rng.beta(y + 0.5, N - y + 0.5, draws))
+    bayes = _by_metric(audit(frame_of(HAND), reference={"group": "b"}, test="bayes"))["TPR"]
+    assert bayes == pytest.approx(2 * min(below, 1 - below), abs=4 * math.sqrt(0.25 / draws) * 2)
+
+
+@pytest.mark.parametrize("test", ["wald", "score", "fisher", "boschloo", "bayes"])
+def test_b_has_no_p_value_and_says_why_under_a_test_other_than_match(test):
+    report = audit(frame_of(HAND), reference={"group": "b"}, test=test)
+    table = report.to_frame("comparisons").set_index("metric")
+    assert math.isnan(table.loc["B", "p_value"]) and math.isnan(table.loc["B", "p_holm"])
+    assert "B is tested only by MATCH" in table.loc["B", "note"]
+    assert not table.drop(index="B")["p_value"].isna().any()
+    assert report.summary()["tests"] == len(DEFAULT_METRICS) - 1  # B is no test
+    match_report = audit(frame_of(HAND), reference={"group": "b"})
+    assert np.isfinite(match_report.to_frame("comparisons").set_index("metric").loc["B", "p_value"])
+
+
+def test_holm_runs_over_the_chosen_test_s_p_values():
+    from fairbook.stats.multiple_testing import holm
+
+    table = audit(frame_of(HAND), reference={"group": "b"}, test="fisher").to_frame("comparisons")
+    np.testing.assert_allclose(table["p_holm"], holm(table["p_value"].to_numpy()))
+
+
+def test_an_undefined_rate_stays_nan_under_every_test():
+    counts = {"a": (0, 0, 3, 7), "b": HAND["b"]}  # "a" has no actual positives: TPR undefined
+    for test in ("wald", "score", "fisher", "boschloo", "bayes"):
+        table = audit(frame_of(counts), reference={"group": "b"}, test=test).to_frame("comparisons")
+        row = table.set_index("metric").loc["TPR"]
+        assert math.isnan(row["p_value"]) and "TPR undefined for the group" in row["note"]
+
+
+def test_large_groups_are_fast_and_boschloo_refuses_them():
+    """n = N = 20000 people: closed forms and scipy's Fisher, never a table of every outcome."""
+    import time
+
+    big = {"a": (5000, 5000, 4000, 6000), "b": (5200, 4800, 4000, 6000)}
+    frame = frame_of(big)
+    for test in ("wald", "score", "fisher", "bayes"):
+        start = time.perf_counter()
+        table = audit(frame, reference={"group": "b"}, test=test).to_frame("comparisons")
+        assert time.perf_counter() - start < 20, test
+        assert table["p_value"].notna().sum() == len(DEFAULT_METRICS) - 1
+    with pytest.raises(ValueError, match="group 'a' of 'group' \\(ACC\\) is too large for "):
+        audit(frame, reference={"group": "b"}, test="boschloo")

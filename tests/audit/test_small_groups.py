@@ -120,3 +120,60 @@ def test_small_group_table_equals_reasons_group_by_group():
             assert table["reasons"][g] == "; ".join(want["reasons"])
             assert table["p_hole"][g] == want["p_hole"]
             assert table["min_gap_p"][g] == pytest.approx(want["min_gap_p"], rel=1e-12, nan_ok=True)
+
+
+# ------------------------------------------------------------------ the exact size beside a flag
+@pytest.mark.parametrize("test", ["match", "wald", "score", "fisher", "boschloo", "bayes"])
+def test_the_size_beside_each_flag_is_group_tests_exact_size(test):
+    """Sizes from the audit's comparisons against ``group_tests.exact_size`` called with the
+    counts read back from the per-group table: n of everyone for a binomial metric, the
+    metric's own denominator (actual positives for TPR, predicted positives for PPV) else."""
+    from fairbook.audit import audit
+    from fairbook.stats import group_tests
+
+    from .conftest import make_table
+
+    report = audit(make_table(240, seed=3), groups=["race"], test=test, alpha=0.05)
+    groups = report.to_frame("groups").set_index("group")
+    table = report.to_frame("comparisons")
+    ref = groups.loc[report.reference, ["TP", "FN", "FP", "TN"]].to_numpy()
+    checked = 0
+    for row in table[table["small"]].itertuples():
+        cells = groups.loc[row.group, ["TP", "FN", "FP", "TN"]].to_numpy()
+        if row.metric == "B":
+            assert math.isnan(row.exact_size) and "not a rate" in row.size_note
+            continue
+        if row.metric in BINOMIAL_CELLS:
+            i, j = BINOMIAL_CELLS[row.metric]
+            n, y, N = cells.sum(), ref[i] + ref[j], ref.sum()
+        else:
+            i, j = JRM_CELLS[row.metric]
+            n, y, N = cells[i] + cells[j], ref[i], ref[i] + ref[j]
+        expected = group_tests.exact_size(test, int(n), p=y / N, N=int(N), alpha=0.05)
+        assert row.exact_size == pytest.approx(expected, rel=1e-9, abs=1e-12)
+        assert 0.0 <= row.exact_size <= 1.0 and row.size_note == ""
+        checked += 1
+    assert checked >= 12
+    assert table.loc[~table["small"], "exact_size"].isna().all()  # only flags get a size
+
+
+def test_a_hole_has_no_size_and_says_why():
+    from fairbook.audit.small_groups import small_group_table
+
+    t = small_group_table(
+        "TPR", [[0, 0, 4, 6], [1, 1, 4, 4]], P_REF, test="score", reference=[30, 10, 20, 40]
+    )
+    assert t["small"].tolist() == [True, True]
+    assert math.isnan(t["exact_size"][0])
+    assert t["size_note"][0] == "size undefined: no denominator in the group"
+    from fairbook.stats.group_tests import exact_size
+
+    expected = exact_size("score", 2, p=0.75, N=40)  # 1 of 2 actual positives; 30 of 40
+    assert t["exact_size"][1] == pytest.approx(expected)
+
+
+def test_the_size_is_not_computed_beyond_its_limit_and_says_so():
+    from fairbook.audit.rate_tests import exact_size
+
+    size, note = exact_size("bayes", 30, rate=0.4, N=100_000, alpha=0.05)
+    assert math.isnan(size) and note.startswith("size not computed")

@@ -10,7 +10,7 @@ group sizes from 5 to 500; then what happens over many small intersections at on
 * :mod:`~fairbook_book.chapters.small_group_tests.runs` — reference rates, size and power;
 * :mod:`~fairbook_book.chapters.small_group_tests.results` — the side-by-side tables and
   what to use when;
-* :mod:`~fairbook_book.chapters.small_group_tests.many_groups` — section 2;
+* :mod:`~fairbook_book.chapters.small_group_tests._many_groups` — section 2;
 * :mod:`~fairbook_book.chapters.small_group_tests.replication` — the thesis's MATCH claims;
 * :mod:`~fairbook_book.chapters.small_group_tests.figures`,
   :mod:`~fairbook_book.chapters.small_group_tests.explorers`,
@@ -20,7 +20,7 @@ group sizes from 5 to 500; then what happens over many small intersections at on
 from .explorers import test_chart, test_explorer, test_grid
 from .figures import plot_sizes
 from .key_results import key_results
-from .many_groups import (
+from ._many_groups import (
     familywise_table,
     intersection_groups,
     max_disparity_curve,

@@ -21,6 +21,8 @@ with α as an upper bound the size must stay under:
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
 from fairbook_book.replication import Bound, Row, replication_table
@@ -37,6 +39,8 @@ PAPER_SOURCES: dict[str, str] = {
 def _largest(grid: pd.DataFrame, *, test: str, reference: str, smallest_n: int = 1) -> tuple:
     part = grid[(grid["test"] == test) & (grid["reference"] == reference)]
     part = part[part["n"] >= smallest_n]
+    if part.empty:  # no group size in range: nothing to judge
+        return math.nan, None
     worst = part.loc[part["size"].idxmax()]
     return float(worst["size"]), worst
 
@@ -88,6 +92,8 @@ def match_claims_replication(grid: pd.DataFrame, *, alpha: float) -> pd.DataFram
                     f"α = {alpha:g} as the bound; largest at {worst['dataset']}, "
                     f"{worst['metric']}, n = {int(worst['n'])} over the chapter's sizes, "
                     "both metrics and both data sets' base rates"
+                    if worst is not None
+                    else f"no group size of at least {smallest} in this build"
                 ),
             )
         )

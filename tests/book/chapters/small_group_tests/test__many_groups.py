@@ -1,4 +1,4 @@
-"""Tests of :mod:`fairbook_book.chapters.small_group_tests.many_groups` (chapter 11, Sec. 2).
+"""Tests of :mod:`fairbook_book.chapters.small_group_tests._many_groups` (chapter 11, Sec. 2).
 
 Oracles: intersections counted by hand; the family-wise table against the exact Bonferroni
 product (within four Monte Carlo standard errors) and the global-null identities (FWER =
@@ -19,7 +19,7 @@ import pytest
 from scipy import stats
 
 from fairbook.stats import many_groups as mg
-from fairbook_book.chapters.small_group_tests import many_groups as m
+from fairbook_book.chapters.small_group_tests import _many_groups as m
 
 
 def _cached(name):

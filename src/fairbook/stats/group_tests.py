@@ -63,6 +63,7 @@ positives at their expected number ``round(N × prevalence)``.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -528,13 +529,13 @@ def rejection_probability(
     test: str,
     n: int,
     *,
-    p_group: float,
+    p_group: float | Sequence[float] | np.ndarray,
     p_ref: float,
     N: int | None = None,
     alpha: float = 0.05,
     prior: float = 0.5,
     margin: float = 0.0,
-) -> float:
+) -> float | np.ndarray:
     """Exact probability that ``test`` flags a group of ``n`` (size if ``p_group == p_ref``).
 
     The sum runs over every group count ``x`` and over the reference counts ``y`` outside
@@ -621,8 +622,17 @@ def exact_size(
     >>> round(exact_size("fisher", 20, p=0.5, N=100), 4) <= 0.05
     True
     """
-    return rejection_probability(
-        test, n, p_group=p, p_ref=p, N=N, alpha=alpha, prior=prior, margin=margin
+    return float(
+        rejection_probability(
+            test,
+            n,
+            p_group=_check_rate(p, "p"),
+            p_ref=p,
+            N=N,
+            alpha=alpha,
+            prior=prior,
+            margin=margin,
+        )
     )
 
 
@@ -631,13 +641,13 @@ def ratio_rejection_probability(
     n: int,
     *,
     prevalence: float,
-    p_group: float,
+    p_group: float | Sequence[float] | np.ndarray,
     p_ref: float,
     N: int | None = None,
     alpha: float = 0.05,
     prior: float = 0.5,
     margin: float = 0.0,
-) -> tuple[float, float]:
+) -> tuple[float | np.ndarray, float]:
     """Rejection probability for a joint-ratio metric (TPR), and the probability of a hole.
 
     The group's ``m ~ Bin(n, prevalence)`` actual positives are its TPR's denominator; given

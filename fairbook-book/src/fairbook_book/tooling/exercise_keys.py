@@ -426,6 +426,37 @@ GRADED: dict[str, GradedExercise] = _graded(
         # ordered pairs counted against unordered ones, and the largest taken as 1
         wrong="rate = 3 * 2 / 20\nlargest = 1.0",
     ),
+    GradedExercise(
+        label="ex-11-size-by-hand",
+        answers=(
+            Answer("wald_size", "the Wald test's exact size", 'exact_size("wald", 4, p=0.5)'),
+            Answer("match_size", "MATCH's exact size", 'exact_size("match", 4, p=0.5)'),
+        ),
+        imports="from fairbook.stats.group_tests import exact_size",
+        solution="wald_size = 2 / 16\nmatch_size = 0 / 16",
+        # the promise taken for the size
+        wrong="wald_size = 0.05\nmatch_size = 0.05",
+    ),
+    GradedExercise(
+        label="ex-11-fisher-by-hand",
+        answers=(
+            Answer(
+                "smallest_p",
+                "the smallest two-sided p-value Fisher's test gives to any of the tables",
+                'float(pvalue_table("fisher", 2, N=2).min())',
+            ),
+            Answer(
+                "can_flag",
+                "whether Fisher's test can flag any table at α = 0.05",
+                'bool(pvalue_table("fisher", 2, N=2).min() <= 0.05)',
+                kind="yes/no",
+            ),
+        ),
+        imports="from fairbook.stats.group_tests import pvalue_table",
+        solution="smallest_p = 2 / 6\ncan_flag = False",
+        # one tail only, and "small p" taken for a flag
+        wrong="smallest_p = 1 / 6\ncan_flag = True",
+    ),
 )
 
 
@@ -735,6 +766,16 @@ GUIDES: dict[str, MarkingGuide] = {
                 "Says that the data cannot settle the verdict, and shows the other metrics' "
                 "verdicts.",
             ),
+        ),
+        _guide(
+            "ex-11-predict-alpha",
+            (
+                1,
+                "No: the Wald test's false flags at small n come from rates of 0 or 1, whose "
+                "standard error is 0 and which it flags at any level.",
+            ),
+            (1, "The exact tests (MATCH, Fisher, Boschloo) hold any level by construction."),
+            (1, "Checked on the rerun's sizes at α = 0.01, not only predicted."),
         ),
     )
 }

@@ -186,6 +186,10 @@ BY_CHAPTER: dict[tuple[str, str], Any] = {
     ("10_verdict_stability", "di_threshold"): Range(1e-3, 1, integer=False),
     ("10_verdict_stability", "gap_threshold"): Range(0, 1, integer=False),
     ("10_verdict_stability", "size_draws"): _COUNT,
+    # the exact sums cost (n + 1)(N + 1) tables per group size: 20,000 keeps a run in minutes
+    ("11_small_group_tests", "reference_size"): Range(1, 20_000),
+    ("11_small_group_tests", "n_datasets"): Range(10, 1_000_000),
+    ("11_small_group_tests", "n_sims"): Range(10, 1_000_000),
 }
 
 

@@ -36,6 +36,7 @@ import dataclasses
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -187,6 +188,62 @@ def _draw_10(rng):
         "Mword": _WORDS[m].capitalize(),
         "mword": _WORDS[m],
         "m1": m + 1,
+    }
+
+
+def _wald_and_match_flags(n: int, x: int) -> tuple[bool, bool]:
+    """Whether the Wald test and MATCH flag ``x`` of ``n`` against a known rate ½ at 0.05."""
+    rate = x / n
+    se = math.sqrt(rate * (1 - rate) / n)
+    if se > 0:
+        wald = 1 - math.erf(abs(rate - 0.5) / se / math.sqrt(2)) <= 0.05
+    else:
+        wald = rate != 0.5
+    tail = sum(math.comb(n, k) for k in range(min(x, n - x) + 1)) / 2**n
+    return wald, min(1.0, 2 * tail) <= 0.05
+
+
+def _draw_11_size(rng):
+    n = int(rng.pick([3, 5, 6]))
+    flags = [_wald_and_match_flags(n, x) for x in range(n + 1)]
+    return {
+        "n": n,
+        "outcomes": _WORDS.get(n + 1, str(n + 1)),
+        "wald": sum(math.comb(n, x) for x, (w, _) in enumerate(flags) if w),
+        "match": sum(math.comb(n, x) for x, (_, m) in enumerate(flags) if m),
+        "total": 2**n,
+    }
+
+
+def _fisher_smallest(a: int, b: int) -> Fraction:
+    """Fisher's smallest two-sided p-value over every table of a group of ``a`` and ``b``."""
+    smallest = Fraction(1)
+    for s in range(a + b + 1):
+        xs = range(max(0, s - b), min(a, s) + 1)
+        pmf = {x: Fraction(math.comb(a, x) * math.comb(b, s - x), math.comb(a + b, s)) for x in xs}
+        for x in xs:
+            smallest = min(smallest, sum(q for q in pmf.values() if q <= pmf[x]))
+    return smallest
+
+
+def _draw_11_fisher(rng):
+    a, b = rng.pick([(2, 3), (3, 3), (4, 4), (3, 5)])
+    p = _fisher_smallest(a, b)
+    # written over C(a + b, a), the count a student enumerates
+    den = math.comb(a + b, a)
+    num = p * den
+    if num.denominator != 1:  # pragma: no cover - every pick is a multiple of 1/C(a+b, a)
+        raise ArithmeticError(f"Fisher's smallest p for ({a}, {b}) is {p}")
+    flag = p <= Fraction(5, 100)
+    return {
+        "a": a,
+        "b": b,
+        "tables": (a + 1) * (b + 1),
+        "num": int(num),
+        "den": den,
+        "half": max(1, int(num) // 2),
+        "flag": flag,
+        "notflag": not flag,
     }
 
 
@@ -468,6 +525,37 @@ VARIANTS: dict[str, Variant] = {
             "/ {pairs}"
         ),
         wrong="rate = {k} * {m_k} / {twice}\nlargest = 1.0",
+    ),
+    "ex-11-size-by-hand": Variant(
+        book={"n": 4, "outcomes": "five", "wald": 2, "match": 0, "total": 16},
+        draw=_draw_11_size,
+        statement=(
+            ("$n = 4$ people", "$n = {n}$ people"),
+            (
+                "the five outcomes $x = 0, \\dots, 4$",
+                "the {outcomes} outcomes $x = 0, \\dots, {n}$",
+            ),
+        ),
+        oracles={
+            "wald_size": 'exact_size("wald", {n}, p=0.5)',
+            "match_size": 'exact_size("match", {n}, p=0.5)',
+        },
+        solution="wald_size = {wald} / {total}\nmatch_size = {match} / {total}",
+        wrong="wald_size = 0.05\nmatch_size = 0.05",
+    ),
+    "ex-11-fisher-by-hand": Variant(
+        book={"a": 2, "b": 2, "tables": 9, "num": 2, "den": 6, "half": 1, "flag": False},
+        draw=_draw_11_fisher,
+        statement=(
+            ("$a = 2$ and a reference of $b = 2$", "$a = {a}$ and a reference of $b = {b}$"),
+            ("$(a + 1)(b + 1) = 9$", "$(a + 1)(b + 1) = {tables}$"),
+        ),
+        oracles={
+            "smallest_p": 'float(pvalue_table("fisher", {a}, N={b}).min())',
+            "can_flag": 'bool(pvalue_table("fisher", {a}, N={b}).min() <= 0.05)',
+        },
+        solution="smallest_p = {num} / {den}\ncan_flag = {flag}",
+        wrong="smallest_p = {half} / {den}\ncan_flag = {notflag}",
     ),
 }
 

@@ -1,0 +1,117 @@
+"""Key results of "How small is too small?": the chapter's answers in plain sentences,
+computed from its size and power table and its many-groups tables; nothing is typed in."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from fairbook_book.chapter_summary import KeyResults
+from fairbook_book.chapter_summary import key_results as _box
+from fairbook_book.ledger import replication_line
+
+from .results import _listed, holds_table
+
+__all__ = ["key_results"]
+
+
+def _holding(grid: pd.DataFrame, alpha: float, reference: str) -> str:
+    verdicts = holds_table(grid[grid["reference"] == reference], alpha=alpha)
+    always = [t for t in verdicts.columns if (verdicts[t] == "holds").all()]
+    never = [t for t in verdicts.columns if (verdicts[t] == "fails").all()]
+    sizes = sorted(set(grid["n"]))
+    text = (
+        f"Against a reference sample ({reference}), {_listed(always) or 'no test'} "
+        f"{'holds' if len(always) == 1 else 'hold'} their exact size α = {alpha:g} at every "
+        f"group size from {sizes[0]} to {sizes[-1]}, for PPR and TPR on both data sets' "
+        "base rates"
+    )
+    if never:
+        verb = "exceeds" if len(never) == 1 else "exceed"
+        text += f"; {_listed(never)} {verb} α at every size tried"
+    return text + "."
+
+
+def _wald(grid: pd.DataFrame, alpha: float) -> str:
+    part = grid[(grid["test"] == "wald") & (grid["reference"] != "known")]
+    small = part[part["n"] == part["n"].min()]
+    worst = small.loc[small["size"].idxmax()]
+    large = part[part["n"] == part[part["metric"] == "PPR"]["n"].max()]
+    return (
+        f"The Wald test, the textbook two-proportion test, flags a group of {int(worst['n'])} "
+        f"that is not different with probability up to {worst['size']:.2f} "
+        f"({worst['metric']}), and still up to {large['size'].max():.3f} at "
+        f"n = {int(large['n'].max())}: it needs large groups before α means α."
+    )
+
+
+def _match(grid: pd.DataFrame, alpha: float) -> str:
+    known = grid[(grid["test"] == "match") & (grid["reference"] == "known")]
+    sample = grid[(grid["test"] == "match") & (grid["reference"] != "known")]
+    worst = sample.loc[sample["size"].idxmax()]
+    return (
+        f"MATCH never exceeds α when the reference's rate is known (largest exact size "
+        f"{known['size'].max():.3f}); with the rate estimated from {worst['reference']} people "
+        f"and plugged in, as the audit does, its size reaches {worst['size']:.3f} at "
+        f"n = {int(worst['n'])}: the reference's own noise counts once the group is a "
+        "sizeable fraction of it."
+    )
+
+
+def _power(grid: pd.DataFrame, alpha: float) -> str:
+    column = max(
+        (c for c in grid.columns if c.startswith("power at")),
+        key=lambda c: float(c.removeprefix("power at −")),
+    )
+    part = grid[
+        (grid["reference"] != "known") & (grid["metric"] == "PPR") & (grid["test"] == "fisher")
+    ]
+    small = part[part["n"] == part["n"].min()]
+    enough = part.groupby("n")[column].min()
+    first = enough[enough >= 0.8]
+    tail = (
+        f"it reaches 0.8 on both data sets from n = {int(first.index.min())}"
+        if not first.empty
+        else "it reaches 0.8 at no size tried"
+    )
+    return (
+        f"Small groups are not only noisy but nearly untestable: at n = {int(small['n'].min())} "
+        f"Fisher's exact test finds a PPR gap of {column.removeprefix('power at −')} with "
+        f"probability {small[column].max():.2f} at most; {tail}."
+    )
+
+
+def key_results(
+    grid: pd.DataFrame,
+    *,
+    alpha: float,
+    many_sentences=(),
+    replication_tables=(),
+    budget: str = "fast",
+    chapter: str = "11_small_group_tests",
+) -> KeyResults:
+    """The chapter's Key results box.
+
+    Parameters
+    ----------
+    grid : pandas.DataFrame
+        :func:`~.runs.size_power`'s table.
+    alpha : float
+    many_sentences : iterable of str
+        Sentences computed from the many-groups tables (section 2).
+    replication_tables : iterable of DataFrame
+        The chapter's ledger tables (for the replication line).
+    budget, chapter : str
+
+    Returns
+    -------
+    fairbook_book.chapter_summary.KeyResults
+    """
+    sample = next(r for r in pd.unique(grid["reference"]) if r != "known")
+    return _box(
+        _holding(grid, alpha, sample),
+        _wald(grid, alpha),
+        _match(grid, alpha),
+        _power(grid, alpha),
+        *many_sentences,
+        replication=replication_line(list(replication_tables), chapter=chapter, budget=budget),
+    )

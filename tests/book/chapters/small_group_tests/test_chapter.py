@@ -63,8 +63,13 @@ def test_tables_and_verdicts(grid):
     assert list(sizes.index) == [5, 20] and sizes.columns[0] == "MATCH"
     assert "Wald" in sizes.columns and sizes.loc[5, "Wald"] > 0.05
     verdicts = sg.holds_table(grid, alpha=0.05)
-    assert (verdicts["Fisher"].loc["PPR", "N = 200"] == "holds").all()
-    assert verdicts.loc[("PPR", "known", 5), "Fisher"] == ""  # not applicable
+    assert list(verdicts.columns) == ["n = 5", "n = 10", "n = 20"]
+    assert (verdicts.loc[("PPR", "N = 200", "Fisher"), ["n = 5", "n = 20"]] == "holds").all()
+    assert ("PPR", "known", "Fisher") not in verdicts.index  # needs a reference sample
+    assert verdicts.loc[("PPR", "N = 200", "Wald"), "n = 5"] == "fails"
+    assert verdicts.loc[("PPR", "N = 200", "Wald"), "n = 10"] == ""  # PPR tried at 5, 20
+    styled = sg.style_sizes(sizes, alpha=0.05).to_html()
+    assert "#b00020" in styled and f"{sizes.loc[5, 'Wald']:.3f}" in styled
     what = sg.what_to_use(grid, alpha=0.05)
     assert "Fisher" in what.loc[("PPR", 5), "hold their size"]
     assert "Wald" not in what.loc[("PPR", 5), "hold their size"].split(", ")
@@ -87,8 +92,8 @@ def test_verdict_of_a_simulated_test_says_when_it_cannot_tell():
             "mc_se": 0.005,
         }
     )
-    verdicts = sg.holds_table(rows, alpha=0.05)["bootstrap"]
-    assert verdicts.tolist() == ["holds", "too close to tell", "fails"]
+    verdicts = sg.holds_table(rows, alpha=0.05).loc[("PPR", "N = 10", "bootstrap")]
+    assert verdicts.tolist() == ["holds", "unclear", "fails"]
 
 
 def test_rules_of_thumb_read_the_grid(grid):
@@ -134,3 +139,33 @@ def test_settings_profiles():
     assert sg.settings("full")["sizes"][-1] == 500
     with pytest.raises(ValueError, match="unknown settings"):
         sg.settings("fast", nonsense=1)
+
+
+def test_the_audits_tests_only_are_chosen_from(grid):
+    what = sg.what_to_use(grid, alpha=0.05)
+    chosen = {t for row in what["hold their size"] for t in row.split(", ")}
+    assert chosen <= {sg.TEST_NAMES[t] for t in sg.AUDIT_TESTS}
+    assert "MATCH (normal)" not in chosen and "bootstrap" not in chosen
+
+
+def test_section_two_views_and_sentence():
+    toy = {
+        "compas": sg.intersection_groups.__globals__["intersection_table"](
+            [1] * 30 + [0] * 30,
+            ["a"] * 40 + ["b"] * 20,
+            ["F"] * 60,
+            ["y"] * 40 + ["o"] * 10 + ["y"] * 10,
+        )
+    }
+    familywise = sg.familywise_table(toy, tests=["match", "wald"], n_sims=200)
+    view = sg.familywise_view(familywise)
+    assert list(view.index) == [("COMPAS", "MATCH"), ("COMPAS", "Wald")]
+    assert view.loc[("COMPAS", "MATCH"), "Bonferroni = Holm (exact)"] == pytest.approx(
+        familywise.query("test == 'match' and procedure == 'bonferroni'")["fwer_exact"].item()
+    )
+    disparity = sg.max_disparity_table(toy, n_boot=50)
+    shown = sg.max_disparity_view(disparity)
+    assert shown.loc["intersections tested", "COMPAS"] == disparity.loc["compas", "groups"]
+    sentence = sg.many_groups_sentence(familywise, disparity)
+    none = familywise.query("test == 'match' and procedure == 'none'")["fwer_exact"].item()
+    assert f"{none:.3f}" in sentence and sentence.endswith(").")

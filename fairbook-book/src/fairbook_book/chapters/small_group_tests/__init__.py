@@ -17,29 +17,34 @@ group sizes from 5 to 500; then what happens over many small intersections at on
   :mod:`~fairbook_book.chapters.small_group_tests.key_results`.
 """
 
-from .explorers import test_chart, test_explorer, test_grid
-from .figures import plot_sizes
-from .key_results import key_results
 from ._many_groups import (
     familywise_table,
+    familywise_view,
     intersection_groups,
     max_disparity_curve,
     max_disparity_table,
+    max_disparity_view,
     plot_max_disparity_curve,
 )
+from .explorers import test_chart, test_explorer, test_grid
+from .figures import plot_sizes
+from .key_results import key_results, many_groups_sentence
 from .replication import PAPER_SOURCES, match_claims_replication
 from .results import (
+    AUDIT_TESTS,
     decision_rule,
     holds_table,
     power_table,
     rules_of_thumb,
     size_table,
+    style_sizes,
     what_to_use,
 )
 from .runs import TEST_NAMES, base_rates, size_power
 from .settings import DATASETS, METRICS, PROFILES, settings
 
 __all__ = [
+    "AUDIT_TESTS",
     "DATASETS",
     "METRICS",
     "PAPER_SOURCES",
@@ -48,12 +53,15 @@ __all__ = [
     "base_rates",
     "decision_rule",
     "familywise_table",
+    "familywise_view",
     "holds_table",
     "intersection_groups",
     "key_results",
+    "many_groups_sentence",
     "match_claims_replication",
     "max_disparity_curve",
     "max_disparity_table",
+    "max_disparity_view",
     "plot_max_disparity_curve",
     "plot_sizes",
     "power_table",
@@ -61,6 +69,7 @@ __all__ = [
     "settings",
     "size_power",
     "size_table",
+    "style_sizes",
     "test_chart",
     "test_explorer",
     "test_grid",

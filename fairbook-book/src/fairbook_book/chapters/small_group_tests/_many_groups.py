@@ -32,15 +32,19 @@ import pandas as pd
 
 from fairbook.stats import many_groups
 
+from .runs import TEST_NAMES
+
 __all__ = [
     "ADULT_AGE_BANDS",
     "DATASETS",
     "FAMILYWISE_TESTS",
     "familywise_table",
+    "familywise_view",
     "intersection_groups",
     "intersection_table",
     "max_disparity_curve",
     "max_disparity_table",
+    "max_disparity_view",
     "plot_max_disparity_curve",
 ]
 
@@ -433,3 +437,81 @@ def plot_max_disparity_curve(curve: pd.DataFrame, *, ax=None):
         )
     ax.legend(frameon=False)
     return ax
+
+
+_PROCEDURES = {
+    "none": "no adjustment",
+    "bonferroni": "Bonferroni",
+    "holm": "Holm",
+    "benjamini_hochberg": "Benjamini–Hochberg",
+}
+
+
+def familywise_view(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`familywise_table` for the page: one row per data set and test, the simulated
+    family-wise error of each procedure, and the exact one where a product gives it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``data set, test``; columns per procedure, then ``… (exact)`` for no adjustment
+        and for Bonferroni = Holm.
+
+    Examples
+    --------
+    >>> toy = intersection_table([1] * 30 + [0] * 30, ["a"] * 40 + ["b"] * 20,
+    ...                          ["F"] * 60, ["y"] * 40 + ["o"] * 10 + ["y"] * 10)
+    >>> list(familywise_view(familywise_table(toy, tests=["match"], n_sims=200)).columns)[:2]
+    ['no adjustment', 'Bonferroni']
+    """
+    keyed = table.assign(
+        **{
+            "data set": table["dataset"].map(lambda d: "COMPAS" if d == "compas" else d.title()),
+            "test": table["test"].map(TEST_NAMES),
+        }
+    )
+    simulated = keyed.pivot_table(
+        index=["data set", "test"], columns="procedure", values="fwer", sort=False
+    )[list(_PROCEDURES)].rename(columns=_PROCEDURES)
+    exact = keyed.pivot_table(
+        index=["data set", "test"], columns="procedure", values="fwer_exact", sort=False
+    )
+    simulated["no adjustment (exact)"] = exact["none"]
+    simulated["Bonferroni = Holm (exact)"] = exact["bonferroni"]
+    simulated.columns.name = None
+    return simulated
+
+
+_DISPARITY_ROWS = {
+    "groups": "intersections tested",
+    "reference": "reference (the largest)",
+    "p_ref": "reference's PPR",
+    "observed_max": "largest observed gap |PPR − PPR_ref|",
+    "observed_group": "… its intersection",
+    "expected_max": "largest gap expected by chance alone",
+    "max_q95": "95 % of chance's largest gaps are at most",
+    "p_chance": "chance of a largest gap at least as large",
+    "variance_naive": "between-group variance of PPR, naive",
+    "variance_lum": "… corrected (Lum, Zhang and Bower 2022)",
+    "variance_unbiased": "… corrected, exactly unbiased",
+    "variance_lum_se": "… its standard error (double-corrected bootstrap)",
+    "variance_lum_lower": "… 95 % interval, low",
+    "variance_lum_upper": "… 95 % interval, high",
+}
+
+
+def max_disparity_view(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`max_disparity_table` for the page: one column per data set, rows in words.
+
+    Examples
+    --------
+    >>> toy = intersection_table([1] * 30 + [0] * 30, ["a"] * 40 + ["b"] * 20,
+    ...                          ["F"] * 60, ["y"] * 40 + ["o"] * 10 + ["y"] * 10)
+    >>> max_disparity_view(max_disparity_table(toy, n_boot=50)).index[0]
+    'intersections tested'
+    """
+    shown = table.set_index("dataset") if "dataset" in table.columns else table
+    shown = shown[[c for c in _DISPARITY_ROWS if c in shown.columns]].T
+    shown.index = [_DISPARITY_ROWS[c] for c in shown.index]
+    shown.columns = ["COMPAS" if c == "compas" else str(c).title() for c in shown.columns]
+    return shown.map(lambda v: f"{v:.3f}" if isinstance(v, float) else v)

@@ -9,21 +9,26 @@ from fairbook_book.chapter_summary import KeyResults
 from fairbook_book.chapter_summary import key_results as _box
 from fairbook_book.ledger import replication_line
 
-from .results import _listed, holds_table
+from .results import _listed, _verdicts
+from .runs import TEST_NAMES
 
-__all__ = ["key_results"]
+__all__ = ["key_results", "many_groups_sentence"]
 
 
 def _holding(grid: pd.DataFrame, alpha: float, reference: str) -> str:
-    verdicts = holds_table(grid[grid["reference"] == reference], alpha=alpha)
-    always = [t for t in verdicts.columns if (verdicts[t] == "holds").all()]
-    never = [t for t in verdicts.columns if (verdicts[t] == "fails").all()]
+    verdicts = _verdicts(grid[grid["reference"] == reference], alpha)
+    by_test = verdicts.groupby(level="test")
+    always = [TEST_NAMES[t] for t, v in by_test if (v == "holds").all()]
+    never = [TEST_NAMES[t] for t, v in by_test if (v == "fails").all()]
+    order = list(TEST_NAMES.values())
+    always.sort(key=order.index)
+    never.sort(key=order.index)
     sizes = sorted(set(grid["n"]))
     text = (
         f"Against a reference sample ({reference}), {_listed(always) or 'no test'} "
-        f"{'holds' if len(always) == 1 else 'hold'} their exact size α = {alpha:g} at every "
-        f"group size from {sizes[0]} to {sizes[-1]}, for PPR and TPR on both data sets' "
-        "base rates"
+        f"{'holds its' if len(always) == 1 else 'hold their'} exact size α = {alpha:g} at "
+        f"every group size from {sizes[0]} to {sizes[-1]}, for PPR and TPR on both data "
+        "sets' base rates"
     )
     if never:
         verb = "exceeds" if len(never) == 1 else "exceed"
@@ -77,6 +82,37 @@ def _power(grid: pd.DataFrame, alpha: float) -> str:
         f"Small groups are not only noisy but nearly untestable: at n = {int(small['n'].min())} "
         f"Fisher's exact test finds a PPR gap of {column.removeprefix('power at −')} with "
         f"probability {small[column].max():.2f} at most; {tail}."
+    )
+
+
+def many_groups_sentence(
+    familywise: pd.DataFrame, disparity: pd.DataFrame, *, dataset: str = "compas"
+) -> str:
+    """One sentence from section 2's tables: unadjusted and Bonferroni/Holm family-wise
+    error of MATCH over a data set's intersections, and how much of the largest observed
+    gap chance explains.
+
+    Parameters
+    ----------
+    familywise : pandas.DataFrame
+        :func:`~._many_groups.familywise_table`.
+    disparity : pandas.DataFrame
+        :func:`~._many_groups.max_disparity_table`.
+    """
+    rows = familywise[(familywise["dataset"] == dataset) & (familywise["test"] == "match")]
+    by = rows.set_index("procedure")
+    gap = (disparity.set_index("dataset") if "dataset" in disparity.columns else disparity).loc[
+        dataset
+    ]
+    name = "COMPAS" if dataset == "compas" else dataset.title()
+    return (
+        f"Over {name}'s {int(by.loc['none', 'groups'])} race × sex × age intersections, if none "
+        f"differed from the reference, MATCH without adjustment would flag at least one with "
+        f"probability {by.loc['none', 'fwer_exact']:.3f} (exact), with Bonferroni or Holm "
+        f"{by.loc['bonferroni', 'fwer_exact']:.3f}; the largest observed PPR gap, "
+        f"{gap['observed_max']:.3f}, is one chance alone reaches with probability "
+        f"{gap['p_chance']:.2f} (the largest gap expected by chance: "
+        f"{gap['expected_max']:.3f})."
     )
 
 

@@ -4,7 +4,7 @@ Every function reads the long table of :func:`~.runs.size_power` and returns a D
 show. A test **holds its size** at a group size when its exact chance of flagging a group
 that is not different is at most α at every base rate the chapter tries; for the simulated
 bootstrap, when its estimate plus two Monte Carlo standard errors is at most α ("fails" when
-its estimate minus two standard errors exceeds α, "too close to tell" between).
+its estimate minus two standard errors exceeds α, "unclear" between).
 """
 
 from __future__ import annotations
@@ -15,11 +15,13 @@ import pandas as pd
 from .runs import TEST_NAMES
 
 __all__ = [
+    "AUDIT_TESTS",
     "decision_rule",
     "holds_table",
     "power_table",
     "rules_of_thumb",
     "size_table",
+    "style_sizes",
     "what_to_use",
 ]
 
@@ -72,47 +74,76 @@ def _verdict(rows: pd.DataFrame, alpha: float) -> str:
         return "holds"
     if (size - 2 * se > alpha).any():
         return "fails"
-    return "too close to tell"
+    return "unclear"
+
+
+def _verdicts(grid: pd.DataFrame, alpha: float) -> pd.Series:
+    """``holds``/``fails``/``unclear`` per ``metric, reference, n, test`` over the base rates."""
+    return grid.groupby(["metric", "reference", "n", "test"])[["size", "mc_se"]].apply(
+        lambda rows: _verdict(rows, alpha)
+    )
 
 
 def holds_table(grid: pd.DataFrame, *, alpha: float) -> pd.DataFrame:
-    """Whether each test holds its size, per metric, reference and ``n``, over the base rates.
+    """Whether each test holds its size, per metric, reference and test (rows) and ``n``.
+
+    A test **holds** when its exact size is at most α at every base rate (the bootstrap:
+    its estimate plus two Monte Carlo standard errors), **fails** when it exceeds α at one
+    (the bootstrap: by more than two standard errors), and is **unclear** otherwise.
 
     Returns
     -------
     pandas.DataFrame
-        Index ``metric, reference, n``; one column per test: ``holds``, ``fails`` or ``too
-        close to tell``; empty where the test does not apply (Fisher and Boschloo with a
-        known reference).
+        Index ``metric, reference, test``; one column per group size ``n``; empty where the
+        test does not apply (Fisher and Boschloo with a known reference) or ``n`` was not
+        tried for the metric.
     """
-    out = (
-        grid.groupby(["metric", "reference", "n", "test"])[["size", "mc_se"]]
-        .apply(lambda rows: _verdict(rows, alpha))
-        .unstack("test")
+    out = _verdicts(grid, alpha).unstack("n")
+    order = {TEST_NAMES[t]: i for i, t in enumerate(_ORDER)}
+    out = out.rename(index=TEST_NAMES, level="test")
+    out = out.sort_index(
+        key=lambda index: index.map(order) if index.name == "test" else index, sort_remaining=True
     )
-    out = out[[t for t in _ORDER if t in out.columns]]
-    out.columns = [TEST_NAMES[t] for t in out.columns]
+    out.columns = [f"n = {n}" for n in out.columns]
     return out.fillna("")
 
 
+def style_sizes(table: pd.DataFrame, *, alpha: float):
+    """A size table with every value above α in bold red, for the page.
+
+    Returns
+    -------
+    pandas.io.formats.style.Styler
+    """
+    return table.style.format("{:.3f}").map(
+        lambda value: "color: #b00020; font-weight: bold" if value > alpha else ""
+    )
+
+
+#: The tests the audit offers (``fairbook audit --test``), which "what to use" chooses from.
+AUDIT_TESTS = ("match", "wald", "score", "fisher", "boschloo", "bayes")
+
+
 def what_to_use(grid: pd.DataFrame, *, alpha: float, effect: float | None = None) -> pd.DataFrame:
-    """Per metric and group size, against a reference *sample* (the audit's case): the tests
-    that hold their size at every base rate, the most powerful of them and its mean power,
-    beside MATCH's and the Wald test's largest size.
+    """Per metric and group size, against a reference *sample* (the audit's case): the
+    audit's tests that hold their size at every base rate, the most powerful of them and its
+    mean power, beside MATCH's and the Wald test's largest size.
 
     Returns
     -------
     pandas.DataFrame
-        Index ``metric, n``; columns ``hold their size``, ``most powerful``, ``its power``,
+        Index ``metric, n``; columns ``hold their size``, ``most powerful``, ``its power …``,
         ``MATCH size``, ``Wald size`` (largest over the base rates).
     """
     column = _power_column(grid, effect)
-    sample = grid[grid["reference"] != "known"]
-    verdicts = holds_table(sample, alpha=alpha)
+    sample = grid[(grid["reference"] != "known") & grid["test"].isin(AUDIT_TESTS)]
+    verdicts = _verdicts(sample, alpha)
     rows = []
-    for (metric, _reference, n), verdict in verdicts.iterrows():
-        part = sample[(sample["metric"] == metric) & (sample["n"] == n)]
-        holding = [TEST_NAMES[t] for t in _ORDER if verdict.get(TEST_NAMES[t]) == "holds"]
+    for (metric, n), part in sample.groupby(["metric", "n"]):
+        held = verdicts.loc[metric].xs(n, level="n")
+        holding = [
+            TEST_NAMES[t] for t in AUDIT_TESTS if (held.xs(t, level="test") == "holds").all()
+        ]
         power = part.groupby("test")[column].mean().rename(index=TEST_NAMES)
         best = max(holding, key=lambda t: power[t]) if holding else ""
         largest = part.groupby("test")["size"].max()

@@ -63,11 +63,11 @@ def test_tables_and_verdicts(grid):
     assert list(sizes.index) == [5, 20] and sizes.columns[0] == "MATCH"
     assert "Wald" in sizes.columns and sizes.loc[5, "Wald"] > 0.05
     verdicts = sg.holds_table(grid, alpha=0.05)
-    assert list(verdicts.columns) == ["n = 5", "n = 10", "n = 20"]
-    assert (verdicts.loc[("PPR", "N = 200", "Fisher"), ["n = 5", "n = 20"]] == "holds").all()
+    assert list(verdicts.columns) == [5, 10, 20] and verdicts.columns.name == "group size n"
+    assert (verdicts.loc[("PPR", "N = 200", "Fisher"), [5, 20]] == "holds").all()
     assert ("PPR", "known", "Fisher") not in verdicts.index  # needs a reference sample
-    assert verdicts.loc[("PPR", "N = 200", "Wald"), "n = 5"] == "fails"
-    assert verdicts.loc[("PPR", "N = 200", "Wald"), "n = 10"] == ""  # PPR tried at 5, 20
+    assert verdicts.loc[("PPR", "N = 200", "Wald"), 5] == "fails"
+    assert verdicts.loc[("PPR", "N = 200", "Wald"), 10] == ""  # PPR tried at 5, 20
     styled = sg.style_sizes(sizes, alpha=0.05).to_html()
     assert "#b00020" in styled and f"{sizes.loc[5, 'Wald']:.3f}" in styled
     what = sg.what_to_use(grid, alpha=0.05)

@@ -36,7 +36,15 @@ def plot_sizes(grid: pd.DataFrame, *, metric: str, reference: str, alpha: float,
 
     Returns
     -------
-    numpy.ndarray of Axes
+    list of Axes
+
+    Examples
+    --------
+    >>> grid = pd.DataFrame({"dataset": "toy", "metric": "PPR", "reference": "known",
+    ...                      "n": [5, 10, 5, 10], "test": ["match"] * 2 + ["wald"] * 2,
+    ...                      "size": [0.0, 0.02, 0.06, 0.11]})
+    >>> [len(ax.lines) for ax in plot_sizes(grid, metric="PPR", reference="known", alpha=0.05)]
+    [3]
     """
     part = grid[(grid["metric"] == metric) & (grid["reference"] == reference)]
     datasets = list(dict.fromkeys(part["dataset"]))

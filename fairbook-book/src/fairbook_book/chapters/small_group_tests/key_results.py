@@ -98,6 +98,16 @@ def many_groups_sentence(
         :func:`~._many_groups.familywise_table`.
     disparity : pandas.DataFrame
         :func:`~._many_groups.max_disparity_table`.
+
+    Examples
+    --------
+    >>> familywise = pd.DataFrame({"dataset": "compas", "test": "match", "groups": 3,
+    ...                            "procedure": ["none", "bonferroni"],
+    ...                            "fwer_exact": [0.14, 0.05]})
+    >>> disparity = pd.DataFrame({"observed_max": [0.3], "p_chance": [0.2],
+    ...                           "expected_max": [0.25]}, index=["compas"])
+    >>> many_groups_sentence(familywise, disparity)[:60]
+    "Over COMPAS's 3 race × sex × age intersections, if none diff"
     """
     rows = familywise[(familywise["dataset"] == dataset) & (familywise["test"] == "match")]
     by = rows.set_index("procedure")

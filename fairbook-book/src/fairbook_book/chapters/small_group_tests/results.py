@@ -53,7 +53,19 @@ def _wide(grid: pd.DataFrame, value: str, *, dataset, metric, reference) -> pd.D
 
 def size_table(grid: pd.DataFrame, *, dataset: str, metric: str, reference: str) -> pd.DataFrame:
     """Exact size (bootstrap: simulated) of every test by group size ``n``: one data set,
-    metric and reference. A value above α flags groups that are not different too often."""
+    metric and reference. A value above α flags groups that are not different too often.
+
+    Examples
+    --------
+    >>> grid = pd.DataFrame({"dataset": "toy", "metric": "PPR", "reference": "known",
+    ...                      "n": [5, 5, 10, 10], "test": ["match", "wald"] * 2,
+    ...                      "size": [0.0, 0.06, 0.02, 0.11]})
+    >>> size_table(grid, dataset="toy", metric="PPR", reference="known")
+        MATCH  Wald
+    n
+    5    0.00  0.06
+    10   0.02  0.11
+    """
     return _wide(grid, "size", dataset=dataset, metric=metric, reference=reference)
 
 
@@ -94,7 +106,8 @@ def holds_table(grid: pd.DataFrame, *, alpha: float) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Index ``metric, reference, test``; one column per group size ``n``; empty where the
+        Index ``metric, reference, test``; one column per group size ``n`` (the columns'
+        name says so); empty where the
         test does not apply (Fisher and Boschloo with a known reference) or ``n`` was not
         tried for the metric.
     """
@@ -104,7 +117,7 @@ def holds_table(grid: pd.DataFrame, *, alpha: float) -> pd.DataFrame:
     out = out.sort_index(
         key=lambda index: index.map(order) if index.name == "test" else index, sort_remaining=True
     )
-    out.columns = [f"n = {n}" for n in out.columns]
+    out.columns = pd.Index([int(n) for n in out.columns], name="group size n")
     return out.fillna("")
 
 

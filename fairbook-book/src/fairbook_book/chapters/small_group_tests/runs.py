@@ -91,6 +91,17 @@ def size_power(rates: pd.DataFrame, config: dict, *, progress: bool = True) -> p
     -------
     pandas.DataFrame
         Columns ``dataset metric reference n test size power … hole mc_se``.
+
+    Examples
+    --------
+    >>> rates = pd.DataFrame({"PPR": [0.5], "prevalence": [0.5], "TPR": [0.8]},
+    ...                      index=pd.Index(["toy"], name="dataset"))
+    >>> config = {"alpha": 0.05, "effects": (0.2,), "reference_size": 100, "sizes": (10,),
+    ...           "ratio_sizes": (10,), "n_boot": 50, "n_datasets": 50, "seed": 0}
+    >>> grid = size_power(rates, config, progress=False)
+    >>> wald = grid.query("metric == 'PPR' and test == 'wald' and reference == 'known'")
+    >>> round(wald["size"].item(), 4)
+    0.1094
     """
     alpha, effects = config["alpha"], tuple(config["effects"])
     cells = [

@@ -737,6 +737,12 @@ def _row_quantiles(values: np.ndarray, alpha: float) -> tuple[np.ndarray, np.nda
     return out[0], out[1]
 
 
+def _in_chunks(flags_of, size: int, chunk: int = 250) -> np.ndarray:
+    """``flags_of(rows)`` over consecutive slices of ``range(size)`` (memory stays
+    ``chunk × n_boot``), concatenated in order."""
+    return np.concatenate([flags_of(slice(i, i + chunk)) for i in range(0, size, chunk)])
+
+
 def _resampled_denominators(size: int, count: np.ndarray, n_boot: int, rng) -> np.ndarray:
     """Bootstrap resamples of a joint-ratio metric's denominator (people with the condition)."""
     return rng.binomial(size, count[:, None] / size, size=(count.size, n_boot))
@@ -802,13 +808,15 @@ def bootstrap_rejection_probability(
     if N is not None:
         N = _check_count(N, "N", minimum=1)
     rng = np.random.default_rng(seed)
-    chunks = []
     if prevalence is None:
         x = rng.binomial(n, p_group, size=n_datasets)
         y = None if N is None else rng.binomial(N, p_ref, size=n_datasets)
-        for i in range(0, n_datasets, 250):
-            part = None if y is None else y[i : i + 250]
-            chunks.append(_bootstrap_flags(x[i : i + 250], n, part, N, p_ref, alpha, n_boot, rng))
+        flags = _in_chunks(
+            lambda rows: _bootstrap_flags(
+                x[rows], n, None if y is None else y[rows], N, p_ref, alpha, n_boot, rng
+            ),
+            x.size,
+        )
     else:
         prevalence = _check_rate(prevalence, "prevalence")
         m = rng.binomial(n, prevalence, size=n_datasets)
@@ -818,13 +826,20 @@ def bootstrap_rejection_probability(
         x = rng.binomial(m, p_group)
         M = None if N is None else max(1, round(N * prevalence))
         y = None if M is None else rng.binomial(M, p_ref, size=m.size)
-        for i in range(0, m.size, 250):
-            part = None if y is None else y[i : i + 250]
-            chunks.append(
-                _ratio_flags(
-                    x[i : i + 250], m[i : i + 250], n, part, M, N, p_ref, alpha, n_boot, rng
-                )
-            )
-    flags = np.concatenate(chunks)
+        flags = _in_chunks(
+            lambda rows: _ratio_flags(
+                x[rows],
+                m[rows],
+                n,
+                None if y is None else y[rows],
+                M,
+                N,
+                p_ref,
+                alpha,
+                n_boot,
+                rng,
+            ),
+            m.size,
+        )
     estimate = float(flags.mean())
     return estimate, math.sqrt(estimate * (1 - estimate) / flags.size)

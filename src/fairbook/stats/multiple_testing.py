@@ -45,15 +45,12 @@ def holm(pvalues) -> np.ndarray:
     >>> holm([0.01, 0.04, 0.03, np.nan]).round(2).tolist()
     [0.03, 0.06, 0.06, nan]
     """
-    given = np.asarray(pvalues, dtype=np.float64)
-    p = given.ravel()
-    out = np.full(p.shape, np.nan)
-    finite = np.flatnonzero(np.isfinite(p))
-    if finite.size:
-        order = finite[np.argsort(p[finite], kind="stable")]
-        m = order.size
-        out[order] = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
-    return out.reshape(given.shape)
+    return _step(np.asarray(pvalues, dtype=np.float64), _holm_sorted)
+
+
+def _holm_sorted(p: np.ndarray) -> np.ndarray:
+    m = p.size
+    return np.maximum.accumulate((m - np.arange(m)) * p)
 
 
 def bonferroni(pvalues) -> np.ndarray:
@@ -112,15 +109,23 @@ def benjamini_hochberg(pvalues) -> np.ndarray:
     >>> benjamini_hochberg([0.01, 0.04, 0.03, np.nan]).round(2).tolist()
     [0.03, 0.04, 0.04, nan]
     """
-    given = _checked(pvalues)
+    return _step(_checked(pvalues), _bh_sorted)
+
+
+def _bh_sorted(p: np.ndarray) -> np.ndarray:
+    m = p.size
+    return np.minimum.accumulate((p * m / np.arange(1, m + 1))[::-1])[::-1]
+
+
+def _step(given: np.ndarray, adjust_sorted) -> np.ndarray:
+    """Apply a step procedure to the finite p-values in ascending order (ties keep their
+    input order), cap at 1, and put NaN back where it was; the shape is kept."""
     p = given.ravel()
     out = np.full(p.shape, np.nan)
     finite = np.flatnonzero(np.isfinite(p))
     if finite.size:
         order = finite[np.argsort(p[finite], kind="stable")]
-        m = order.size
-        scaled = p[order] * m / np.arange(1, m + 1)
-        out[order] = np.minimum(1.0, np.minimum.accumulate(scaled[::-1])[::-1])
+        out[order] = np.minimum(1.0, adjust_sorted(p[order]))
     return out.reshape(given.shape)
 
 

@@ -40,8 +40,10 @@ from functools import lru_cache
 import numpy as np
 from scipy import integrate, stats
 
+from fairbook.audit.rates import fraction_counts
 from fairbook.stats import group_tests
 from fairbook.stats.combinatorics import BINOMIAL_CELLS, JRM_CELLS
+from fairbook.stats.group_tests import _z_two_sided  # the same rule as the exact sizes
 
 __all__ = [
     "BOSCHLOO_MAX_OUTCOMES",
@@ -120,25 +122,12 @@ def rate_counts(metric: str, counts) -> tuple[np.ndarray, np.ndarray]:
     >>> rate_counts("TPR", [[3, 1, 2, 4]])  # TP of the actual positives
     (array([3]), array([4]))
     """
-    counts = np.asarray(counts, dtype=np.int64)
-    if metric in BINOMIAL_CELLS:
-        i, j = BINOMIAL_CELLS[metric]
-        return counts[..., i] + counts[..., j], counts.sum(axis=-1)
-    if metric in JRM_CELLS:
-        i, j = JRM_CELLS[metric]
-        return counts[..., i], counts[..., i] + counts[..., j]
-    raise ValueError(f"{metric} has no two-proportion form; {NO_TWO_PROPORTION}")
+    if metric not in BINOMIAL_CELLS and metric not in JRM_CELLS:
+        raise ValueError(f"{metric} has no two-proportion form; {NO_TWO_PROPORTION}")
+    return fraction_counts(metric, np.asarray(counts, dtype=np.int64))
 
 
 # --------------------------------------------------------------------------- p-values
-def _z_two_sided(difference: np.ndarray, se: np.ndarray) -> np.ndarray:
-    """``2 P(Z >= |d| / se)``; a standard error of 0 gives 1 without a difference, else 0."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = 2.0 * stats.norm.sf(np.abs(difference) / se)
-    p = np.where(se > 0, p, np.where(np.abs(difference) > 1e-15, 0.0, 1.0))
-    return np.clip(p, 0.0, 1.0)
-
-
 def _bayes_tail(a_g: float, b_g: float, a_r: float, b_r: float) -> float:
     """``P(p_g <= p_r)`` for independent Beta posteriors: ``∫ f_r(t) F_g(t) dt``.
 

@@ -56,14 +56,25 @@ def test_each_variants_solution_is_right_and_its_wrong_answer_caught(label):
         assert not all(wrong), (variant, variants.varied_numbers(label, variant))
 
 
+ZEROS = {"number": 0.0, "integer": 0, "yes/no": False, "word": ""}
+
+
+@pytest.mark.parametrize("label", sorted(GRADED))
+def test_no_key_is_the_zero_a_zeroed_notebook_would_give(label):
+    for variant in range(13):
+        key = variants.varied_key(label, variant)
+        expected = values_of(key)
+        zeros = [a.name for a in key.answers if answer_is_right(a, ZEROS[a.kind], expected[a.name])]
+        assert not zeros, (variant, zeros)
+
+
 @pytest.mark.parametrize("label", sorted(GRADED))
 def test_two_variants_give_other_numbers_than_each_other_and_the_book(label):
     book = variants.VARIANTS[label].book
     for first, second in ((1, 2), (2, 3), (7, 8)):
         one, two = variants.varied_numbers(label, first), variants.varied_numbers(label, second)
         assert one != book and two != book
-        if label != "ex-09-small-group-by-hand":  # COMPAS has one other small group
-            assert one != two
+        assert one != two
         statement = variants.varied_statement(label, STATEMENTS[label], first)
         for fragment, template in variants.VARIANTS[label].statement:
             if fragment in STATEMENTS[label]:  # each number-carrying fragment is the variant's

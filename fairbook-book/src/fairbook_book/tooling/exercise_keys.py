@@ -9,7 +9,10 @@ Every exercise of every chapter is one of two kinds.
   (the mistake the exercise is about), and for each variable an **oracle**: an expression
   that computes the right value with ``fairbook`` itself, evaluated inside the grader's test,
   so no expected number is typed here. A number is right within :data:`TOLERANCE` (three
-  decimals: students round).
+  decimals: students round). No key is the zero a zeroed notebook would give (0, False or
+  ""): a yes-or-no question is answered by the words ``"yes"`` and ``"no"``, and a question
+  whose value would be 0 asks for a number that is not (chapter 11's MATCH at n = 4 has size
+  0, so its smallest p-value is asked), so zeroed answers earn nothing anywhere.
 * **Open** (:class:`MarkingGuide`): predictions before a rerun and open questions. They stay
   open; the key is a marking guide for the instructor edition — points and what earns them.
 
@@ -302,23 +305,23 @@ GRADED: dict[str, GradedExercise] = _graded(
             ),
             Answer(
                 "helped",
-                "True if the mitigation moved OFI closer to 0",
-                'abs(compare("OFI", [45, 15, 10, 30], [42, 8, 15, 35]))'
-                ' < abs(compare("OFI", [40, 20, 5, 35], [40, 5, 20, 35]))',
-                kind="yes/no",
+                '"yes" if the mitigation moved OFI closer to 0, else "no"',
+                '"yes" if abs(compare("OFI", [45, 15, 10, 30], [42, 8, 15, 35]))'
+                ' < abs(compare("OFI", [40, 20, 5, 35], [40, 5, 20, 35])) else "no"',
+                kind="word",
             ),
         ),
         imports=_METRICS,
         solution=(
             "ofi_before = (5 - 20) / 100 - (20 - 5) / 100\n"
             "ofi_after = (10 - 15) / 100 - (15 - 8) / 100\n"
-            "helped = abs(ofi_after) < abs(ofi_before)"
+            'helped = "yes" if abs(ofi_after) < abs(ofi_before) else "no"'
         ),
         # B as (FN − FP)/n: every sign flipped
         wrong=(
             "ofi_before = (20 - 5) / 100 - (5 - 20) / 100\n"
             "ofi_after = (15 - 10) / 100 - (8 - 15) / 100\n"
-            "helped = False"
+            'helped = "no"'
         ),
     ),
     GradedExercise(
@@ -355,9 +358,9 @@ GRADED: dict[str, GradedExercise] = _graded(
             ),
             Answer(
                 "decided",
-                "True if the interval excludes zero",
-                "decide([0.10, -0.05, 0.20])['decided']",
-                kind="yes/no",
+                '"yes" if the interval excludes zero, else "no"',
+                "'yes' if decide([0.10, -0.05, 0.20])['decided'] else 'no'",
+                kind="word",
             ),
         ),
         imports="from fairbook.stats.decision import decide",
@@ -366,7 +369,7 @@ GRADED: dict[str, GradedExercise] = _graded(
             "runs = [0.10, -0.05, 0.20]\n"
             "half = stats.t.ppf(0.975, len(runs) - 1) * stdev(runs) / len(runs) ** 0.5\n"
             "low = mean(runs) - half\nhigh = mean(runs) + half\n"
-            "decided = low > 0 or high < 0"
+            'decided = "yes" if low > 0 or high < 0 else "no"'
         ),
         # the normal quantile 1.96 instead of Student's t with two degrees of freedom
         wrong=(
@@ -374,7 +377,7 @@ GRADED: dict[str, GradedExercise] = _graded(
             "runs = [0.10, -0.05, 0.20]\n"
             "half = 1.96 * stdev(runs) / len(runs) ** 0.5\n"
             "low = mean(runs) - half\nhigh = mean(runs) + half\n"
-            "decided = True"
+            'decided = "yes"'
         ),
     ),
     GradedExercise(
@@ -430,12 +433,16 @@ GRADED: dict[str, GradedExercise] = _graded(
         label="ex-11-size-by-hand",
         answers=(
             Answer("wald_size", "the Wald test's exact size", 'exact_size("wald", 4, p=0.5)'),
-            Answer("match_size", "MATCH's exact size", 'exact_size("match", 4, p=0.5)'),
+            Answer(
+                "match_smallest_p",
+                "MATCH's smallest p-value over the outcomes",
+                'float(pvalue_table("match", 4, p_ref=0.5).min())',
+            ),
         ),
-        imports="from fairbook.stats.group_tests import exact_size",
-        solution="wald_size = 2 / 16\nmatch_size = 0 / 16",
-        # the promise taken for the size
-        wrong="wald_size = 0.05\nmatch_size = 0.05",
+        imports="from fairbook.stats.group_tests import exact_size, pvalue_table",
+        solution="wald_size = 2 / 16\nmatch_smallest_p = 2 * 1 / 16",
+        # the promise taken for the size, and one tail for the two-sided p-value
+        wrong="wald_size = 0.05\nmatch_smallest_p = 1 / 16",
     ),
     GradedExercise(
         label="ex-11-fisher-by-hand",
@@ -447,15 +454,15 @@ GRADED: dict[str, GradedExercise] = _graded(
             ),
             Answer(
                 "can_flag",
-                "whether Fisher's test can flag any table at α = 0.05",
-                'bool(pvalue_table("fisher", 2, N=2).min() <= 0.05)',
-                kind="yes/no",
+                '"yes" if Fisher\'s test can flag some table at α = 0.05, else "no"',
+                '"yes" if pvalue_table("fisher", 2, N=2).min() <= 0.05 else "no"',
+                kind="word",
             ),
         ),
         imports="from fairbook.stats.group_tests import pvalue_table",
-        solution="smallest_p = 2 / 6\ncan_flag = False",
+        solution='smallest_p = 2 / 6\ncan_flag = "no"',
         # one tail only, and "small p" taken for a flag
-        wrong="smallest_p = 1 / 6\ncan_flag = True",
+        wrong='smallest_p = 1 / 6\ncan_flag = "yes"',
     ),
 )
 
@@ -904,8 +911,8 @@ def answer_has_kind(label: str, name: str, given) -> bool:
     --------
     >>> [answer_has_kind("ex-01-rates-by-hand", "tpr", given) for given in (..., 0.2)]
     [False, True]
-    >>> answer_has_kind("ex-07-ofi-by-hand", "helped", "yes")
-    False
+    >>> [answer_has_kind("ex-07-ofi-by-hand", "helped", given) for given in ("yes", True, "")]
+    [True, False, False]
     """
     kind = _answer(label, name).kind
     if kind == "word":

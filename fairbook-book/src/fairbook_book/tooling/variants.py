@@ -92,12 +92,17 @@ def _matrix(rng: np.random.Generator, n: int, *, low: int = 1) -> list[int]:
 
 def _draw_01(rng):
     tp, fn, fp, tn = _matrix(rng, int(rng.integers(10, 17)))
+    while fp == fn:  # B = (FP - FN)/n would be 0: the one answer a zeroed notebook earns
+        tp, fn, fp, tn = _matrix(rng, int(rng.integers(10, 17)))
     n = tp + fn + fp + tn
     return {"tp": tp, "fn": fn, "fp": fp, "tn": tn, "n": n, "n_text": str(n)}
 
 
 def _draw_02(rng):
     i, j = _matrix(rng, 100, low=3), _matrix(rng, 100, low=3)
+    # no marginal benefit (FP - FN) and no OFI may be 0 (a zeroed notebook would earn it)
+    while 0 in (i[2] - i[1], j[2] - j[1], (i[2] - i[1]) - (j[2] - j[1])):
+        i, j = _matrix(rng, 100, low=3), _matrix(rng, 100, low=3)
     return {f"{g}_{c}": v for g, m in (("i", i), ("j", j)) for c, v in zip("abcd", m, strict=True)}
 
 
@@ -140,9 +145,18 @@ def _draw_06(rng):
 
 def _draw_07(rng):
     names = ("bi", "bj", "ai", "aj")
-    return {
-        f"{m}_{c}": v for m in names for c, v in zip("abcd", _matrix(rng, 100, low=3), strict=True)
-    }
+    while True:
+        numbers = {
+            f"{m}_{c}": v
+            for m in names
+            for c, v in zip("abcd", _matrix(rng, 100, low=3), strict=True)
+        }
+        ofi = [
+            (numbers[f"{i}_c"] - numbers[f"{i}_b"]) - (numbers[f"{j}_c"] - numbers[f"{j}_b"])
+            for i, j in (("bi", "bj"), ("ai", "aj"))
+        ]
+        if 0 not in ofi:  # an OFI of 0 is the one answer a zeroed notebook would earn
+            return numbers
 
 
 def _draw_08_crps(rng):
@@ -165,10 +179,25 @@ def _draw_08_decided(rng):
     return {f"r{k}": f"{v:.2f}" for k, v in enumerate(runs)}
 
 
+#: COMPAS's race groups other than the book's and the reference: too small for PPR and TPR
+#: (Asian), for TPR only (Other), for neither (Hispanic), so the question asks which.
+_GROUPS_09 = ("Asian", "Other", "Hispanic")
+
+
+#: The book's question, and a variant's: its group may be too small for one metric or none.
+_WHY_09 = (
+    "say why the audit lists it as too small for these\n"
+    "metrics even though its rates look very different from the reference's"
+)
+_WHICH_09 = (
+    "say for which of the two the audit lists it as too small (the last\n"
+    "column), and why"
+)
+
+
 def _draw_09(rng):
-    # COMPAS has one other race group the audit calls too small for both PPR and TPR: every
-    # variant takes it (its numbers differ from the book's; two variants share them)
-    return {"group": "Asian"}
+    # picked by the variant's number: consecutive variants take different groups
+    return {"group": rng.pick(_GROUPS_09), "why": _WHICH_09}
 
 
 def _draw_10(rng):
@@ -242,8 +271,8 @@ def _draw_11_fisher(rng):
         "num": int(num),
         "den": den,
         "half": max(1, int(num) // 2),
-        "flag": flag,
-        "notflag": not flag,
+        "flag": "yes" if flag else "no",
+        "notflag": "no" if flag else "yes",
     }
 
 
@@ -418,19 +447,19 @@ VARIANTS: dict[str, Variant] = {
             "[{bj_a}, {bj_b}, {bj_c}, {bj_d}])",
             "ofi_after": 'compare("OFI", [{ai_a}, {ai_b}, {ai_c}, {ai_d}], '
             "[{aj_a}, {aj_b}, {aj_c}, {aj_d}])",
-            "helped": 'abs(compare("OFI", [{ai_a}, {ai_b}, {ai_c}, {ai_d}], '
+            "helped": '"yes" if abs(compare("OFI", [{ai_a}, {ai_b}, {ai_c}, {ai_d}], '
             '[{aj_a}, {aj_b}, {aj_c}, {aj_d}])) < abs(compare("OFI", '
-            "[{bi_a}, {bi_b}, {bi_c}, {bi_d}], [{bj_a}, {bj_b}, {bj_c}, {bj_d}]))",
+            '[{bi_a}, {bi_b}, {bi_c}, {bi_d}], [{bj_a}, {bj_b}, {bj_c}, {bj_d}])) else "no"',
         },
         solution=(
             "ofi_before = ({bi_c} - {bi_b}) / 100 - ({bj_c} - {bj_b}) / 100\n"
             "ofi_after = ({ai_c} - {ai_b}) / 100 - ({aj_c} - {aj_b}) / 100\n"
-            "helped = abs(ofi_after) < abs(ofi_before)"
+            'helped = "yes" if abs(ofi_after) < abs(ofi_before) else "no"'
         ),
         wrong=(
             "ofi_before = ({bi_b} - {bi_c}) / 100 - ({bj_b} - {bj_c}) / 100\n"
             "ofi_after = ({ai_b} - {ai_c}) / 100 - ({aj_b} - {aj_c}) / 100\n"
-            "helped = not (abs(ofi_after) < abs(ofi_before))"
+            'helped = "no" if abs(ofi_after) < abs(ofi_before) else "yes"'
         ),
     ),
     "ex-08-crps-by-hand": Variant(
@@ -458,27 +487,30 @@ VARIANTS: dict[str, Variant] = {
         oracles={
             "low": "decide([{r0}, {r1}, {r2}])['low']",
             "high": "decide([{r0}, {r1}, {r2}])['high']",
-            "decided": "decide([{r0}, {r1}, {r2}])['decided']",
+            "decided": "'yes' if decide([{r0}, {r1}, {r2}])['decided'] else 'no'",
         },
         solution=(
             "from statistics import mean, stdev\n\nfrom scipy import stats\n\n"
             "runs = [{r0}, {r1}, {r2}]\n"
             "half = stats.t.ppf(0.975, len(runs) - 1) * stdev(runs) / len(runs) ** 0.5\n"
             "low = mean(runs) - half\nhigh = mean(runs) + half\n"
-            "decided = low > 0 or high < 0"
+            'decided = "yes" if low > 0 or high < 0 else "no"'
         ),
         wrong=(
             "from statistics import mean, stdev\n\n"
             "runs = [{r0}, {r1}, {r2}]\n"
             "half = 1.96 * stdev(runs) / len(runs) ** 0.5\n"
             "low = mean(runs) - half\nhigh = mean(runs) + half\n"
-            "decided = low > 0 or high < 0"
+            'decided = "yes" if low > 0 or high < 0 else "no"'
         ),
     ),
     "ex-09-small-group-by-hand": Variant(
-        book={"group": "Native American"},
+        book={"group": "Native American", "why": _WHY_09},
         draw=_draw_09,
-        statement=(("Take the Native American row", "Take the {group} row"),),
+        statement=(
+            ("Take the Native American row", "Take the {group} row"),
+            (_WHY_09, "{why}"),
+        ),
         oracles={
             "ppr": 'am.group_rates(report, "race").loc["{group}", "PPR"]',
             "tpr": 'am.group_rates(report, "race").loc["{group}", "TPR"]',
@@ -538,13 +570,13 @@ VARIANTS: dict[str, Variant] = {
         ),
         oracles={
             "wald_size": 'exact_size("wald", {n}, p=0.5)',
-            "match_size": 'exact_size("match", {n}, p=0.5)',
+            "match_smallest_p": 'float(pvalue_table("match", {n}, p_ref=0.5).min())',
         },
-        solution="wald_size = {wald} / {total}\nmatch_size = {match} / {total}",
-        wrong="wald_size = 0.05\nmatch_size = 0.05",
+        solution="wald_size = {wald} / {total}\nmatch_smallest_p = 2 * 1 / {total}",
+        wrong="wald_size = 0.05\nmatch_smallest_p = 1 / {total}",
     ),
     "ex-11-fisher-by-hand": Variant(
-        book={"a": 2, "b": 2, "tables": 9, "num": 2, "den": 6, "half": 1, "flag": False},
+        book={"a": 2, "b": 2, "tables": 9, "num": 2, "den": 6, "half": 1, "flag": "no"},
         draw=_draw_11_fisher,
         statement=(
             ("$a = 2$ and a reference of $b = 2$", "$a = {a}$ and a reference of $b = {b}$"),
@@ -552,10 +584,10 @@ VARIANTS: dict[str, Variant] = {
         ),
         oracles={
             "smallest_p": 'float(pvalue_table("fisher", {a}, N={b}).min())',
-            "can_flag": 'bool(pvalue_table("fisher", {a}, N={b}).min() <= 0.05)',
+            "can_flag": '"yes" if pvalue_table("fisher", {a}, N={b}).min() <= 0.05 else "no"',
         },
-        solution="smallest_p = {num} / {den}\ncan_flag = {flag}",
-        wrong="smallest_p = {half} / {den}\ncan_flag = {notflag}",
+        solution='smallest_p = {num} / {den}\ncan_flag = "{flag}"',
+        wrong='smallest_p = {half} / {den}\ncan_flag = "{notflag}"',
     ),
 }
 

@@ -189,10 +189,7 @@ _WHY_09 = (
     "say why the audit lists it as too small for these\n"
     "metrics even though its rates look very different from the reference's"
 )
-_WHICH_09 = (
-    "say for which of the two the audit lists it as too small (the last\n"
-    "column), and why"
-)
+_WHICH_09 = "say for which of the two the audit lists it as too small (the last\ncolumn), and why"
 
 
 def _draw_09(rng):

@@ -154,6 +154,7 @@ BY_CHAPTER: dict[tuple[str, str], Any] = {
     ("04_uncertainty_fairness", "real_seeds"): Range(1, 1_000),
     ("04_uncertainty_fairness", "T"): Range(1, 10_000),
     ("04_uncertainty_fairness", "k"): Range(1, 1_000),
+    ("04_uncertainty_fairness", "prior_sigma1"): Range(1e-3, 100, integer=False),
     ("04_uncertainty_fairness", "setting"): Choices(
         ("chapter", "paper", "overconfident", *(f"f{i:02d}" for i in range(8)))
     ),

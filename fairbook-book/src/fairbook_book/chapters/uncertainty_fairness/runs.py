@@ -69,11 +69,15 @@ def make_estimator(
     lr: float = 0.01,
     mu_init_std="fan_in",
     n_members: int = 5,
+    prior_sigma1: float | None = None,
     **kwargs,
 ):
     """A :class:`~fairbook.uncertainty.BNNClassifier` (``"bnn"``, seed 000's λ, prior and
-    ``mc_train``) or a :class:`~fairbook.uncertainty.DeepEnsemble` (``"ensemble"``)."""
+    ``mc_train``; ``prior_sigma1`` replaces the prior's wide spread σ₁ when given) or a
+    :class:`~fairbook.uncertainty.DeepEnsemble` (``"ensemble"``, which has no prior)."""
     common = seed000.SETTINGS["common"]
+    if prior_sigma1 is None:
+        prior_sigma1 = common["prior_sigma1"]
     if estimator == "bnn":
         return BNNClassifier(
             hidden_sizes,
@@ -83,7 +87,7 @@ def make_estimator(
             mc_train=common["mc_train"],
             lr=lr,
             prior_pi=common["prior_pi"],
-            prior_sigma1=common["prior_sigma1"],
+            prior_sigma1=float(prior_sigma1),
             prior_sigma2=common["prior_sigma2"],
             mu_init_std=mu_init_std,
             seed=seed,
@@ -150,7 +154,8 @@ def training_options(config: dict, stated_epochs: int) -> dict:
 
     ``rho_init`` (initial posterior spread), ``kl_reduction`` and ``nll_reduction`` (Eq. 22
     averaged or summed), ``early_stopping`` (10 % held out, or training to the epochs),
-    ``epochs_factor`` (times the stated epochs).
+    ``epochs_factor`` (times the stated epochs), ``prior_sigma1`` (the prior's wide spread
+    σ₁; seed 000 states it, ERRATA, and a reader may try another).
 
     Examples
     --------
@@ -159,7 +164,12 @@ def training_options(config: dict, stated_epochs: int) -> dict:
     (5, -5.0, 0.1)
     >>> training_options({"early_stopping": False, "epochs_factor": 4}, 5)["epochs"]
     20
+    >>> training_options({}, 5)["prior_sigma1"], training_options({"prior_sigma1": 0.1}, 5)["prior_sigma1"]
+    (1.0, 0.1)
     """
+    sigma1 = float(config.get("prior_sigma1", seed000.SETTINGS["common"]["prior_sigma1"]))
+    if not (math.isfinite(sigma1) and sigma1 > 0):
+        raise ValueError(f"prior_sigma1 must be a positive number, got {sigma1!r}")
     factor = int(config.get("epochs_factor", 1))
     if factor < 1:
         raise ValueError(f"epochs_factor must be an integer >= 1, got {factor!r}")
@@ -169,6 +179,7 @@ def training_options(config: dict, stated_epochs: int) -> dict:
         "kl_reduction": config.get("kl_reduction", "mean"),
         "nll_reduction": config.get("nll_reduction", "mean"),
         "validation_fraction": 0.1 if config.get("early_stopping", True) else 0.0,
+        "prior_sigma1": sigma1,
     }
 
 
@@ -855,7 +866,15 @@ STUDY_RECORDING = Recordable(
         "fairbook.metrics.group",
         "fairbook_book.chapters.uncertainty_fairness.runs",
     ),
-    parameters=("T", "lr", "mu_init_std", "n_members", "stratify", "study_long_factor"),
+    parameters=(
+        "T",
+        "lr",
+        "mu_init_std",
+        "n_members",
+        "stratify",
+        "study_long_factor",
+        "prior_sigma1",
+    ),
     description="seed 000's unstated settings: a 2^(7-4) design + 3 cells, per (cell, seed)",
 )
 

@@ -4,6 +4,7 @@ printed-value decimals.
 
 from __future__ import annotations
 
+from fairbook.papers import seed000
 from fairbook_book.chapters.profiles import choose_settings
 
 __all__ = [
@@ -34,8 +35,10 @@ PATTERN_POINT = ("F_SP", "F_EOpp", "F_EOdd_y0", "F_EOdd_y1", "F_EAcc")
 #: The training settings the paper leaves unstated, at the chapter's levels (the low level
 #: of each factor of the sensitivity study, :data:`.runs.STUDY_FACTORS`): initial ρ, KL and
 #: NLL averaged (not summed), early stopping on 10 % of the training rows, the stated
-#: epochs, SD with 100 rows per (group, label) cell, standardised COMPAS / Adult features.
+#: epochs, SD with 100 rows per (group, label) cell, standardised COMPAS / Adult features;
+#: the prior's wide spread σ₁ is seed 000's (ERRATA), a parameter a reader may change.
 _TRAINING = {
+    "prior_sigma1": seed000.SETTINGS["common"]["prior_sigma1"],
     "rho_init": -5.0,
     "kl_reduction": "mean",
     "nll_reduction": "mean",

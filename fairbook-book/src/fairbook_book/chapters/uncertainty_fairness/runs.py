@@ -164,8 +164,8 @@ def training_options(config: dict, stated_epochs: int) -> dict:
     (5, -5.0, 0.1)
     >>> training_options({"early_stopping": False, "epochs_factor": 4}, 5)["epochs"]
     20
-    >>> training_options({}, 5)["prior_sigma1"], training_options({"prior_sigma1": 0.1}, 5)["prior_sigma1"]
-    (1.0, 0.1)
+    >>> [training_options(c, 5)["prior_sigma1"] for c in ({}, {"prior_sigma1": 0.1})]
+    [1.0, 0.1]
     """
     sigma1 = float(config.get("prior_sigma1", seed000.SETTINGS["common"]["prior_sigma1"]))
     if not (math.isfinite(sigma1) and sigma1 > 0):

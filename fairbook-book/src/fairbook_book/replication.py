@@ -916,7 +916,7 @@ class Row:
         """The note, with why a number is not comparable and the median's sample size and
         interquartile range when there are such."""
         parts = [r.reason for r in self.rules if isinstance(r, NotComparable) and r.reason]
-        parts += [self.note] if self.note else []
+        parts += [self.note] if self.note and self.note not in parts else []
         if self.iqr is not None and self.n is not None:
             parts.append(f"median of {self.n}, IQR {_short(self.iqr[0])}–{_short(self.iqr[1])}")
         return "; ".join(parts)

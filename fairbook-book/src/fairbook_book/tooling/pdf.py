@@ -134,6 +134,8 @@ img, svg {{ max-width: 100% !important; height: auto; }}
 .fb-print pre {{ font-size: .85rem; }}
 .fb-print pre.fb-wrap {{ white-space: pre-wrap; word-break: break-all; }}
 .fb-print table {{ font-size: .9rem; }}
+/* a cell's text never runs into the next one's ("300differs") */
+.fb-print th, .fb-print td {{ padding: .15rem .5rem; }}
 /* the folded evidence is open, and says what it is */
 details.fairbook-fold > summary {{
   list-style: none; font-weight: bold; font-style: italic; margin: .6rem 0 .3rem;

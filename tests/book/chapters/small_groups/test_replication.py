@@ -298,6 +298,8 @@ def test_cps_conclusion_row_needs_the_averaged_intervals_apart():
 def test_chapter_verdicts_collects_failures():
     thm = sg.theorem_4_3_replication([10], [(1, 1)])
     verdicts = sg.chapter_verdicts({"Thm 4.3": thm, "ex": sg.example_4_5_1_replication()})
+    for column in ("paper", "ours"):  # counts print as counts, never 300.0000
+        assert not verdicts[column].str.fullmatch(r"-?\d+\.0+").any(), verdicts[column]
     assert set(verdicts.section) == {"Thm 4.3"}
     assert set(verdicts.verdict) == {
         "mathematics check: differs",
@@ -312,6 +314,8 @@ def test_chapter_verdicts_lists_rows_without_a_verdict():
     table = sg.fig_4_1_replication([1, 2, 3, 4], group="toy")
     verdicts = sg.chapter_verdicts({"Fig. 4.1": table})
     assert verdicts.verdict.tolist() == ["not comparable"]
+    note = verdicts.note.iloc[0]  # the reason once, not once as reason and again as note
+    assert note.count("is not available offline") == 1, note
     assert verdicts.attrs["counts"].loc["Fig. 4.1", "not comparable"] == 1
 
 

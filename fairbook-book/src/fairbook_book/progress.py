@@ -36,7 +36,11 @@ __all__ = ["parallel_progress"]
 
 @contextlib.contextmanager
 def parallel_progress(
-    description: str, *, disable: bool | None = False, file: TextIO | None = None
+    description: str,
+    *,
+    unit: str = "task",
+    disable: bool | None = False,
+    file: TextIO | None = None,
 ) -> Iterator[tqdm]:
     """A tqdm bar of the joblib tasks run inside the ``with`` block.
 
@@ -44,6 +48,8 @@ def parallel_progress(
     ----------
     description : str
         The bar's label (``"FIT runs"``).
+    unit : str, default "task"
+        What one joblib task is, for the bar's rate (``"run"``).
     disable : bool or None, default False
         tqdm's ``disable``: True hides the bar (and a hidden bar counts nothing), None hides
         it where the output is not a terminal.
@@ -66,13 +72,14 @@ def parallel_progress(
     (7, 7)
     """
     call, report = joblib.Parallel.__call__, joblib.Parallel.print_progress
-    bar = tqdm(total=0, desc=description, unit="task", disable=disable, file=file)
+    bar = tqdm(total=0, desc=description, unit=unit, disable=disable, file=file)
     done_before: dict[int, int] = {}
 
     def counted_call(self, iterable):
         tasks = list(iterable)
-        bar.total += len(tasks)
-        bar.refresh()
+        done = bar.n
+        bar.reset(total=bar.total + len(tasks))  # a notebook bar's widget takes the new total
+        bar.update(done)
         done_before[id(self)] = 0
         try:
             return call(self, tasks)

@@ -161,3 +161,15 @@ def test_significant_is_never_scientific_and_keeps_four_digits(value):
         assert float(text) == pytest.approx(value, rel=5e-4)
     else:
         assert text == "0"
+
+
+def test_a_replication_tables_numbers_print_as_the_ledger_prints_them():
+    from fairbook_book.formatting import clean, fixed_point, significant
+    from fairbook_book.replication import Row, replication_table
+
+    table = replication_table([Row("holes", 19, 300), Row("rate", 0.23, 0.0604)])
+    html = fixed_point(clean(table))._repr_html_()
+    assert "<td>300</td>" in html and "<td>19</td>" in html and "<td>281</td>" in html
+    assert "300.0000" not in html and "<td>0.0604</td>" in html
+    plain = pd.DataFrame({"paper": [19.0, 0.23]})  # not a replication table: one format
+    assert fixed_point(plain)["paper"].tolist() != [significant(19.0), significant(0.23)]

@@ -105,6 +105,7 @@ def clean(table):
         )
     if not isinstance(table, pd.DataFrame):
         return table
+    judged = _JUDGED_COLUMNS if table.attrs.get("rows") is not None else ()
     out = None
     for position, (name, column) in enumerate(table.items()):
         if not pd.api.types.is_float_dtype(column.dtype) or is_p_value_column(name):
@@ -327,11 +328,19 @@ def significant(value, *, digits: int = 4) -> str:
     return text
 
 
+#: A replication table's columns of numbers that mix counts and rates.
+_JUDGED_COLUMNS = ("paper", "ours", "difference")
+
+
 def fixed_point(table):
     """``table`` for display, its float columns as text by the book's one number policy:
 
     * a column of whole numbers (counts held as floats) prints as integers (``5``, never
       ``5.0000``);
+    * the paper, ours and difference columns of a replication table (a table with
+      ``attrs["rows"]``, :func:`fairbook_book.replication.replication_table`) print each
+      number by :func:`significant`, as the ledger does: they mix counts (300 holes) with
+      rates (0.2236), and one number of decimals would print ``300.0000``;
     * p-value columns (:func:`is_p_value_column`) print by :func:`p_value_text`
       (``< 1e-10``, ``2.3e-05``, ``0.046``);
     * any other float column prints fixed-point by :func:`fixed`: at most
@@ -346,15 +355,22 @@ def fixed_point(table):
     {'gap': ['5.0 × 10⁻⁵', '99.9900'], 'p': ['< 1e-10', '0.500'], 'n': ['5', '10']}
     >>> fixed_point(pd.DataFrame({"%": [100 * 0.2, 100 * 0.3]}))["%"].tolist()
     ['20', '30']
+    >>> judged = pd.DataFrame({"paper": [5.0, 0.23], "ours": [15.0, 0.0604]})
+    >>> judged.attrs["rows"] = []  # as a replication table carries them
+    >>> fixed_point(judged).to_dict("list")
+    {'paper': ['5', '0.23'], 'ours': ['15', '0.0604']}
     """
     if not isinstance(table, pd.DataFrame):
         return table
+    judged = _JUDGED_COLUMNS if table.attrs.get("rows") is not None else ()
     out = None
     for position, (name, column) in enumerate(table.items()):
         label = name[-1] if isinstance(name, tuple) else name
         if column.dtype.kind != "f":
             continue
-        if is_p_value_column(label):
+        if label in judged:
+            shown = column.map(significant)
+        elif is_p_value_column(label):
             shown = column.map(p_value_text)
         elif _integral(column):
             shown = column.map(_integer_text)

@@ -105,7 +105,6 @@ def clean(table):
         )
     if not isinstance(table, pd.DataFrame):
         return table
-    judged = _JUDGED_COLUMNS if table.attrs.get("rows") is not None else ()
     out = None
     for position, (name, column) in enumerate(table.items()):
         if not pd.api.types.is_float_dtype(column.dtype) or is_p_value_column(name):

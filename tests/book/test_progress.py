@@ -53,3 +53,20 @@ def test_a_call_outside_the_block_counts_nothing():
         pass
     joblib.Parallel(n_jobs=1)(joblib.delayed(abs)(k) for k in range(3))
     assert (bar.n, bar.total) == (0, 0)
+
+
+def test_a_jupyterlab_bar_takes_each_new_total(monkeypatch):
+    # in JupyterLab tqdm.auto is tqdm.notebook: its widget's maximum must follow the total,
+    # and the bar must not stay the grey "unknown total" sliver it starts as
+    pytest.importorskip("ipywidgets")
+    from tqdm.notebook import tqdm as notebook_tqdm
+
+    import fairbook_book.progress as progress
+
+    monkeypatch.setattr(progress, "tqdm", notebook_tqdm)
+    with progress.parallel_progress("FIT runs", unit="run") as bar:
+        joblib.Parallel(n_jobs=1)(joblib.delayed(abs)(k) for k in range(5))
+        joblib.Parallel(n_jobs=1)(joblib.delayed(abs)(k) for k in range(7))
+        widget = bar.container.children[1]
+        assert (widget.max, bar.n, bar.total) == (12, 12, 12)
+        assert widget.bar_style != "info"

@@ -163,13 +163,14 @@ def test_significant_is_never_scientific_and_keeps_four_digits(value):
         assert text == "0"
 
 
-def test_a_replication_tables_numbers_print_as_the_ledger_prints_them():
-    from fairbook_book.formatting import clean, fixed_point, significant
+def test_a_replication_tables_counts_print_as_counts():
+    from fairbook_book.formatting import clean, fixed_point
     from fairbook_book.replication import Row, replication_table
 
-    table = replication_table([Row("holes", 19, 300), Row("rate", 0.23, 0.0604)])
-    html = fixed_point(clean(table))._repr_html_()
+    rows = [Row("holes", 19, 300), Row("rate", 0.23, 0.0604), Row("tiny", 2e-6, 1e-6)]
+    html = fixed_point(clean(replication_table(rows)))._repr_html_()
     assert "<td>300</td>" in html and "<td>19</td>" in html and "<td>281</td>" in html
-    assert "300.0000" not in html and "<td>0.0604</td>" in html
+    assert "300.0000" not in html and "<td>0.0604</td>" in html and "<td>0.2300</td>" in html
+    assert "<td>2.0 × 10⁻⁶</td>" in html  # never five or more decimals
     plain = pd.DataFrame({"paper": [19.0, 0.23]})  # not a replication table: one format
-    assert fixed_point(plain)["paper"].tolist() != [significant(19.0), significant(0.23)]
+    assert fixed_point(plain)["paper"].tolist() == ["19.0000", "0.2300"]

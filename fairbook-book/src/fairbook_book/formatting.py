@@ -331,15 +331,22 @@ def significant(value, *, digits: int = 4) -> str:
 _JUDGED_COLUMNS = ("paper", "ours", "difference")
 
 
+def _count_or_fixed(value) -> str:
+    number = float(value)
+    if np.isfinite(number) and abs(number - round(number)) <= 1e-9 * max(1.0, abs(number)):
+        return _integer_text(number)
+    return fixed(number)
+
+
 def fixed_point(table):
     """``table`` for display, its float columns as text by the book's one number policy:
 
     * a column of whole numbers (counts held as floats) prints as integers (``5``, never
       ``5.0000``);
     * the paper, ours and difference columns of a replication table (a table with
-      ``attrs["rows"]``, :func:`fairbook_book.replication.replication_table`) print each
-      number by :func:`significant`, as the ledger does: they mix counts (300 holes) with
-      rates (0.2236), and one number of decimals would print ``300.0000``;
+      ``attrs["rows"]``, :func:`fairbook_book.replication.replication_table`) mix counts
+      (300 holes) with rates (0.2236): each whole number prints as an integer and every
+      other number by :func:`fixed`, so a count is never ``300.0000``;
     * p-value columns (:func:`is_p_value_column`) print by :func:`p_value_text`
       (``< 1e-10``, ``2.3e-05``, ``0.046``);
     * any other float column prints fixed-point by :func:`fixed`: at most
@@ -357,7 +364,7 @@ def fixed_point(table):
     >>> judged = pd.DataFrame({"paper": [5.0, 0.23], "ours": [15.0, 0.0604]})
     >>> judged.attrs["rows"] = []  # as a replication table carries them
     >>> fixed_point(judged).to_dict("list")
-    {'paper': ['5', '0.23'], 'ours': ['15', '0.0604']}
+    {'paper': ['5', '0.2300'], 'ours': ['15', '0.0604']}
     """
     if not isinstance(table, pd.DataFrame):
         return table
@@ -368,7 +375,7 @@ def fixed_point(table):
         if column.dtype.kind != "f":
             continue
         if label in judged:
-            shown = column.map(significant)
+            shown = column.map(_count_or_fixed)
         elif is_p_value_column(label):
             shown = column.map(p_value_text)
         elif _integral(column):

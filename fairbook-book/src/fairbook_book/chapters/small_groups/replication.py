@@ -52,7 +52,6 @@ from fairbook.confusion import CELLS
 from fairbook.metrics import compute
 from fairbook.papers import seed003
 from fairbook.stats import combinatorics, match
-from fairbook_book.formatting import significant
 from fairbook_book.recordings import Recording, load
 from fairbook_book.replication import (
     Bound,
@@ -1003,16 +1002,15 @@ def chapter_verdicts(tables: dict) -> pd.DataFrame:
     pandas.DataFrame
         ``section, quantity, paper, ours, verdict, note`` for the rows whose rules do not
         all pass (:attr:`fairbook_book.replication.Row.passed` is not True); ``attrs["counts"]``
-        has the outcomes (matches / differs / no verdict) per section. ``paper`` and ``ours``
-        are text with four significant digits, as the ledger prints them: the column mixes
-        counts (300 holes) with rates, and one fixed number of decimals would print
-        ``300.0000``.
+        has the outcomes (matches / differs / no verdict) per section; ``attrs["rows"]``
+        holds the rows listed, so the book prints it as a replication table (a count as
+        ``300``, not ``300.0000``: :func:`fairbook_book.formatting.fixed_point`).
 
     Examples
     --------
     >>> t = replication_table([Row("a", 1, 1), Row("b", 1, 2)])
     >>> chapter_verdicts({"x": t})[["quantity", "paper", "ours"]].values.tolist()
-    [['b', '1', '2']]
+    [['b', 1.0, 2.0]]
     """
     frames = []
     for section, table in tables.items():
@@ -1027,7 +1025,7 @@ def chapter_verdicts(tables: dict) -> pd.DataFrame:
     passing = every["outcome"].isin(["matches", "check holds"])
     out = every.loc[~passing, ["section", "quantity", "paper", "ours", "verdict", "note"]]
     out = out.reset_index(drop=True)
-    for column in ("paper", "ours"):
-        out[column] = out[column].map(significant)
+    every_row = [r for table in tables.values() for r in table.attrs["rows"]]
+    out.attrs["rows"] = [r for r, ok in zip(every_row, passing, strict=True) if not ok]
     out.attrs["counts"] = pd.crosstab(every["section"], every["outcome"])
     return out

@@ -20,7 +20,8 @@ __all__ = ["chapter_setup"]
 
 
 def chapter_setup(shell=None) -> dict:
-    """Set up a chapter's kernel: the CPU-kernel cap, then the book's number format.
+    """Set up a chapter's kernel: the CPU-kernel cap, then the book's number format (and,
+    in the book's build, the figures kept for the decks' projector versions).
 
     Caps PyTorch's CPU kernels at AVX2 (:func:`fairbook.instruction_set.pin`), so that the
     chapter's numbers are those of the recordings and references, and registers the book's
@@ -48,7 +49,9 @@ def chapter_setup(shell=None) -> dict:
     from fairbook.instruction_set import pin
 
     from .formatting import register_number_format
+    from .projector import keep_figures
 
     set_now = pin()
     register_number_format(shell)
+    keep_figures()  # only where the book's build asks (FAIRBOOK_FIGURE_DIR): for the decks
     return set_now

@@ -542,3 +542,17 @@ def test_the_staged_pages_carry_the_version_and_build_date(book: Path, monkeypat
     assert substitutions == {"version": version, "build_date": "2026-09-21"}
     # the repository's own configuration is untouched
     assert "built" not in (book / "_config.yml").read_text()
+
+
+def test_the_book_build_asks_its_kernels_to_keep_their_figures(monkeypatch, tmp_path):
+    from fairbook_book.projector import FIGURE_DIR_VARIABLE
+    from fairbook_book.tooling.chapters import _figures_kept_in
+
+    monkeypatch.setenv(FIGURE_DIR_VARIABLE, "before")
+    with _figures_kept_in(tmp_path / "figures"):
+        assert os.environ[FIGURE_DIR_VARIABLE] == str(tmp_path / "figures")
+    assert os.environ[FIGURE_DIR_VARIABLE] == "before"
+    monkeypatch.delenv(FIGURE_DIR_VARIABLE)
+    with _figures_kept_in(tmp_path):
+        pass
+    assert FIGURE_DIR_VARIABLE not in os.environ

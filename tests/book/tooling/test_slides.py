@@ -357,7 +357,10 @@ def test_write_slides_index_and_links(tmp_path: Path) -> None:
         ("10_verdict", 8, 2),
         ("small_groups_theory", 4, 0),
     ]
-    assert lines[0] == "[slides] 03_small_groups: 8 slides (2 figures)"
+    assert lines[0] == (
+        "[slides] 03_small_groups: 8 slides (2 figures, the book's PNGs: no figures kept by its "
+        "build)"
+    )
     assert sorted(p.name for p in out.glob("*.html")) == [
         "03_small_groups.html",
         "10_verdict.html",

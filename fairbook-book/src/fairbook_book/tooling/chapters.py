@@ -697,6 +697,23 @@ def _in_process(processes, chapter: Chapter, output: Path, params) -> ExecutionR
         )
 
 
+@contextlib.contextmanager
+def _figures_kept_in(folder: Path) -> Iterator[None]:
+    """The kernels started inside keep each figure they draw in `folder` (for the decks'
+    projector versions, :mod:`fairbook_book.projector`); their outputs are the same."""
+    from fairbook_book.projector import FIGURE_DIR_VARIABLE
+
+    before = os.environ.get(FIGURE_DIR_VARIABLE)
+    os.environ[FIGURE_DIR_VARIABLE] = str(folder)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(FIGURE_DIR_VARIABLE, None)
+        else:
+            os.environ[FIGURE_DIR_VARIABLE] = before
+
+
 def execute_book(
     root: str | os.PathLike[str] | None = None,
     profile: str = "fast",
@@ -776,7 +793,7 @@ def execute_book(
         echo(f"[execute] {chapter.slug}: {status} in {result.seconds:.1f} s", flush=True)
         return result
 
-    with _kernel_environment():
+    with _kernel_environment(), _figures_kept_in(out.parent / "figures"):
         if jobs == 1 or len(to_run) <= 1:
             done = [one(chapter) for chapter in to_run]
         else:

@@ -76,6 +76,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import dataclasses
 import html
 import io
 import json
@@ -127,6 +128,8 @@ SLIDE_SIZE = (1280, 720)
 FIGURE_BOX = (1220, 590)
 MAX_FIGURE_SCALE = 1.6
 MIN_FIGURE_SCALE = 0.75
+#: The smallest text of a figure redrawn for a slide (px of the 1280 × 720 slide).
+PROJECTOR_TEXT_PX = 18.0
 #: Code slides: the smallest code font (px) before the output moves to a slide of its own.
 MIN_CODE_PX = 15.0
 #: Derivations longer than this (characters of markdown) take two slides.
@@ -455,6 +458,8 @@ class Figure:
     height: int = 0
     dpi: float = 100.0
     text: str = ""
+    #: the smallest text of a projector version (px on the slide; 0: the book's PNG is shown)
+    smallest_px: float = 0.0
 
     @property
     def scale(self) -> float:
@@ -784,7 +789,33 @@ def _exercise(notebook: Mapping[str, Any], name: str) -> tuple[Question | None, 
     return question, titles
 
 
-def _figures(cells: Sequence[Mapping[str, Any]]) -> tuple[Figure, ...]:
+def _projected(figure: Figure, figure_dir: Path | None) -> Figure:
+    """`figure` redrawn for the slide from the pickle its chapter's build kept
+    (:mod:`fairbook_book.projector`), or as it is when there is none or it does not fit."""
+    if figure_dir is None or not figure.fits:
+        return figure
+    from fairbook_book.projector import projector_png, stored_figure
+
+    stored = stored_figure(figure_dir, base64.b64decode(figure.png))
+    if stored is None:
+        return figure
+    try:
+        shown = projector_png(stored, box=FIGURE_BOX, min_px=PROJECTOR_TEXT_PX)
+    except Exception:  # an unpicklable or changed figure: the book's PNG is shown
+        return figure
+    return dataclasses.replace(
+        figure,
+        png=base64.b64encode(shown.png).decode("ascii"),
+        width=shown.width,
+        height=shown.height,
+        dpi=round(shown.dpi, 1),
+        smallest_px=round(shown.smallest_px, 1),
+    )
+
+
+def _figures(
+    cells: Sequence[Mapping[str, Any]], figure_dir: Path | None = None
+) -> tuple[Figure, ...]:
     figures = []
     for index, cell in enumerate(cells):
         if cell.get("cell_type") != "code":
@@ -799,17 +830,16 @@ def _figures(cells: Sequence[Mapping[str, Any]]) -> tuple[Figure, ...]:
                 png = "".join(_text(png).split())
                 width, height, dpi = _png_size(png)
                 text = _prose_after(cells, index, section=True) or _prose_before(cells, index)
-                figures.append(
-                    Figure(
-                        png,
-                        " ".join(str(caption).split()),
-                        figure.get("name", ""),
-                        width,
-                        height,
-                        dpi,
-                        " ".join(text.split()),
-                    )
+                book = Figure(
+                    png,
+                    " ".join(str(caption).split()),
+                    figure.get("name", ""),
+                    width,
+                    height,
+                    dpi,
+                    " ".join(text.split()),
                 )
+                figures.append(_projected(book, figure_dir))
                 break
     return tuple(figures)
 
@@ -856,6 +886,9 @@ def chapter_content(executed_notebook, *, name: str | None = None) -> ChapterCon
 
     notebook, stem = _notebook(executed_notebook)
     name = name or stem
+    figure_dir = None
+    if not isinstance(executed_notebook, Mapping):  # the build keeps its figures beside
+        figure_dir = Path(executed_notebook).parent.parent / "figures"
     cells = student_edition(notebook, name=name).cells  # no solution's figure on a slide
     title, question = _title_and_question(cells, name)
     kr_title, findings, kr_index = _key_results(cells, name)
@@ -870,7 +903,7 @@ def chapter_content(executed_notebook, *, name: str | None = None) -> ChapterCon
         question,
         kr_title,
         findings,
-        _figures(cells),
+        _figures(cells, figure_dir),
         worked=_worked_example(cells, name) if has_worked else None,
         exercise=exercise,
         goals=_goals(cells),
@@ -1596,10 +1629,21 @@ class Deck:
     slides: int
     figures: int
     kind: str = "chapter"
+    #: the figures redrawn for the projector, and their smallest text (px; 0: none redrawn)
+    redrawn: int = 0
+    smallest_px: float = 0.0
 
     def line(self) -> str:
-        """``02_x: 7 slides (2 figures)``."""
-        return f"{self.name}: {self.slides} slides ({self.figures} figures)"
+        """``02_x: 7 slides (2 figures)``, and how many were redrawn for the projector."""
+        line = f"{self.name}: {self.slides} slides ({self.figures} figures"
+        if self.redrawn:
+            line += (
+                f", {self.redrawn} redrawn for the projector: text {self.smallest_px:.1f} px "
+                "or more"
+            )
+        elif self.figures:
+            line += ", the book's PNGs: no figures kept by its build"
+        return line + ")"
 
 
 def book_url_from_config(config: str | os.PathLike[str] = "_config.yml") -> str | None:
@@ -1765,7 +1809,16 @@ def write_slides(
         page = chapter_slides(
             path, book_url=book_url, refs=refs, notes_plugin=notes_plugin, name=path.stem
         )
-        deck = Deck(path.stem, content.title, target, content.slides, len(content.shown))
+        redrawn = [f.smallest_px for f in content.shown if f.smallest_px]
+        deck = Deck(
+            path.stem,
+            content.title,
+            target,
+            content.slides,
+            len(content.shown),
+            redrawn=len(redrawn),
+            smallest_px=min(redrawn, default=0.0),
+        )
         pages[path.stem] = (page, deck)
     if theory_page is not None:
         target = out_dir / f"{THEORY_NAME}.html"

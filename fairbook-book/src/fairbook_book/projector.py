@@ -75,8 +75,8 @@ def keep_figures(directory: str | os.PathLike[str] | None = None) -> bool:
 
     def print_figure(self, filename, *args, **kwargs):
         result = original(self, filename, *args, **kwargs)
-        fmt = kwargs.get("format") or (args[1] if len(args) > 1 else None)
-        if isinstance(filename, io.BytesIO) and str(fmt).lower() == "png":
+        # IPython's print_figure (what the inline backend stores) passes format="png"
+        if isinstance(filename, io.BytesIO) and str(kwargs.get("format")).lower() == "png":
             try:
                 blob = pickle.dumps(self.figure)
             except Exception:  # a lambda, a generator: the slide keeps the book's PNG

@@ -19,7 +19,8 @@ from matplotlib.backend_bases import FigureCanvasBase
 from matplotlib.ticker import FuncFormatter
 
 from fairbook_book import projector
-from fairbook_book.projector import keep_figures, projector_png, stored_figure
+from fairbook_book.projector import keep_figures, stored_figure
+from fairbook_book.tooling.projector_figures import projector_png
 
 
 @pytest.fixture

@@ -794,7 +794,8 @@ def _projected(figure: Figure, figure_dir: Path | None) -> Figure:
     (:mod:`fairbook_book.projector`), or as it is when there is none or it does not fit."""
     if figure_dir is None or not figure.fits:
         return figure
-    from fairbook_book.projector import projector_png, stored_figure
+    from fairbook_book.projector import stored_figure
+    from fairbook_book.tooling.projector_figures import projector_png
 
     stored = stored_figure(figure_dir, base64.b64decode(figure.png))
     if stored is None:
@@ -2195,6 +2196,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"[slides] {len(decks)} decks, {sum(d.slides for d in decks)} slides in {args.out} "
         f"({time.perf_counter() - t0:.1f} s); open {Path(args.out) / 'index.html'}"
     )
+    shown, redrawn = sum(d.figures for d in decks), [d for d in decks if d.redrawn]
+    if shown:
+        smallest = min((d.smallest_px for d in redrawn), default=0.0)
+        print(
+            f"[slides] {sum(d.redrawn for d in redrawn)} of {shown} figures redrawn for the "
+            + (f"projector, every text {smallest:.1f} px or more" if redrawn else "projector")
+        )
+        if redrawn and smallest < PROJECTOR_TEXT_PX - 0.05:
+            print(f"[slides] FAILED a figure's text is {smallest:.1f} px (< {PROJECTOR_TEXT_PX})")
+            return 1
     if not args.check:
         return 0
     t0 = time.perf_counter()
@@ -2213,8 +2224,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         text = [m["px_10pt"] for m in measured]
         print(
             f"[slides] {len(measured)} figures shown at {min(scales):.2f}-{max(scales):.2f} "
-            f"times their PNG's size: 10-pt text of a figure is {min(text):.1f}-{max(text):.1f} "
-            f"px on a {SLIDE_SIZE[0]} x {SLIDE_SIZE[1]} screen"
+            f"times their PNG's size on a {SLIDE_SIZE[0]} x {SLIDE_SIZE[1]} screen (a 10-pt "
+            f"text would be {min(text):.1f}-{max(text):.1f} px; a redrawn figure has none)"
         )
     print(f"[slides] checked {len(decks)} decks in {time.perf_counter() - t0:.1f} s")
     return 1 if problems else 0

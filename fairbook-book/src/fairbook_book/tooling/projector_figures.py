@@ -94,6 +94,7 @@ def projector_png(
         for axes in figure.axes:
             axes.tick_params(labelsize=max(points, _tick_size(axes)))
         _relayout(figure)
+        _legends_where_they_cover_least(figure)
         png = _render(figure, dpi)
         width, height = _size(png)
         fit = min(box[0] / width, box[1] / height)
@@ -103,6 +104,16 @@ def projector_png(
     # the pixels of the smallest text where the slide shows it (scaled down if still too big)
     smallest = min((t.get_fontsize() for t in _texts(figure)), default=points) * dpi / 72.0
     return Projected(png, width, height, dpi, smallest * min(1.0, fit))
+
+
+def _legends_where_they_cover_least(figure) -> None:
+    """A legend inside its axes is moved to matplotlib's "best" place (the one that covers
+    the fewest data points): the larger text makes it larger than its chosen corner had
+    room for. A legend anchored elsewhere (below the axes, beside the figure) stays."""
+    for axes in figure.axes:
+        legend = axes.get_legend()
+        if legend is not None and legend.get_bbox_to_anchor() == axes.bbox:
+            legend.set_loc("best")
 
 
 def _relayout(figure) -> None:

@@ -114,3 +114,15 @@ def test_the_decks_show_the_projector_version_of_a_kept_figure(keeping):
     assert book[0].smallest_px == 0 and projected[0].smallest_px >= slides.PROJECTOR_TEXT_PX
     assert projected[0].png != book[0].png
     assert slides._figures([cell], keeping / "elsewhere")[0] == book[0]
+
+
+def test_a_legend_inside_its_axes_moves_where_it_covers_least_and_one_outside_stays():
+    fig, (inside, below) = plt.subplots(1, 2, figsize=(8.9, 4))
+    for ax in (inside, below):
+        ax.plot(np.arange(10), np.arange(10), label="a line")
+    inside.legend(loc="upper left", fontsize=6)
+    below.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=6)
+    projector_png(fig, box=(1220, 590), min_px=18)
+    assert inside.get_legend()._loc == 0  # "best"
+    assert below.get_legend()._loc == 9  # "upper center", where the chapter put it
+    plt.close(fig)

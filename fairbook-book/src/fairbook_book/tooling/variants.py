@@ -236,7 +236,6 @@ def _draw_11_size(rng):
         "n": n,
         "outcomes": _WORDS.get(n + 1, str(n + 1)),
         "wald": sum(math.comb(n, x) for x, (w, _) in enumerate(flags) if w),
-        "match": sum(math.comb(n, x) for x, (_, m) in enumerate(flags) if m),
         "total": 2**n,
     }
 
@@ -556,7 +555,7 @@ VARIANTS: dict[str, Variant] = {
         wrong="rate = {k} * {m_k} / {twice}\nlargest = 1.0",
     ),
     "ex-11-size-by-hand": Variant(
-        book={"n": 4, "outcomes": "five", "wald": 2, "match": 0, "total": 16},
+        book={"n": 4, "outcomes": "five", "wald": 2, "total": 16},
         draw=_draw_11_size,
         statement=(
             ("$n = 4$ people", "$n = {n}$ people"),

@@ -203,7 +203,10 @@ data: $(STAMP_PY)
 # execute every chapter with papermill (PROFILE), stage, jupyter-book build -W -n --keep-going
 # A chapter unchanged since its last execution here is not executed again (its cache key:
 # notebook, imported modules, package data, parameters, pins, kernel signature;
-# fairbook_book.tooling.execution_cache); NOCACHE=1 executes every chapter.
+# fairbook_book.tooling.execution_cache); a chapter executed under the same key by another copy
+# of the book on this machine (a fresh clone) is taken from the shared cache
+# (~/.cache/fairbook/executed; FAIRBOOK_EXECUTION_CACHE=off: none); NOCACHE=1 executes every
+# chapter.
 html: setup
 	@$(call timed,html,$(BOOK) build --profile $(PROFILE) --jobs $(JOBS) --timings $(REFERENCE)/timings-$(PROFILE).json $(if $(NOCACHE),--no-cache))
 

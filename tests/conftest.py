@@ -19,6 +19,13 @@ from fairbook.instruction_set import pin
 pin()  # every test worker: the kernels of the recordings, before any PyTorch operation
 
 
+@pytest.fixture(autouse=True)
+def _no_shared_execution_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Builds inside tests neither read nor fill the machine's shared execution cache
+    (``~/.cache/fairbook/executed``): a test that wants one names its own folder."""
+    monkeypatch.setenv("FAIRBOOK_EXECUTION_CACHE", "off")
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "heavy: takes many seconds; runs first so that parallel workers end together"

@@ -193,3 +193,96 @@ def test_a_chapter_edited_while_it_ran_runs_again(tmp_path, monkeypatch):
     monkeypatch.setattr(chapters, "execute", execute)
     (again,) = chapters.execute_book(tmp_path, "fast", echo=quiet)
     assert not again.from_cache
+
+
+def _two_copies(tmp_path: Path) -> tuple[Path, Path]:
+    """Two copies of one book (a clone and a fresh clone of it), one chapter each."""
+    import shutil
+
+    clone, fresh = tmp_path / "clone", tmp_path / "fresh-clone"
+    (clone / "_toc.yml").parent.mkdir(parents=True)
+    (clone / "_toc.yml").write_text("format: jb-book\nroot: intro\n")
+    _notebook(clone / "notebooks" / "01_one.ipynb", "print('one')")
+    shutil.copytree(clone, fresh)  # byte for byte (a new notebook would have new cell ids)
+    return clone, fresh
+
+
+def test_a_fresh_clone_keeps_what_another_copy_executed_on_this_machine(tmp_path, monkeypatch):
+    monkeypatch.delenv("FAIRBOOK_ROOT", raising=False)
+    store = tmp_path / "shared"
+    monkeypatch.setenv(ec.STORE_VARIABLE, str(store))
+    clone, fresh = _two_copies(tmp_path)
+    lines: list[str] = []
+
+    def build(root: Path, **options):
+        echo = lambda *a, **k: lines.append(a[0])  # noqa: E731
+        return chapters.execute_book(root, "fast", echo=echo, **options)
+
+    (first,) = build(clone)
+    assert not first.from_cache
+    # a build that keeps its own execution puts it in a shared cache that lacks it
+    import shutil
+
+    shutil.rmtree(store)
+    (unchanged,) = build(clone)
+    assert unchanged.from_cache and (store / "01_one").is_dir()
+    executed = (clone / "_build/executed/notebooks/01_one.ipynb").read_bytes()
+    (kept,) = build(fresh)
+    assert kept.from_cache and kept.seconds == 0.0
+    assert (fresh / "_build/executed/notebooks/01_one.ipynb").read_bytes() == executed
+    assert any("kept from the shared cache" in line for line in lines)
+    entry = ec.load_cache(fresh / "_build/executed/notebooks")["01_one"]
+    assert entry.from_cache and "shared cache" in entry.reason
+    assert entry.seconds == ec.load_cache(clone / "_build/executed/notebooks")["01_one"].seconds
+    # the fresh clone's own cache now holds it: a third build keeps it as unchanged
+    (again,) = build(fresh)
+    assert again.from_cache
+    # an edit in the fresh clone is a new key: executed, not taken from the other copy
+    _notebook(fresh / "notebooks" / "01_one.ipynb", "print('one, edited')")
+    (edited,) = build(fresh)
+    assert not edited.from_cache
+    # --no-cache executes, and still keeps the new execution for the other copies
+    (forced,) = build(clone, use_cache=False)
+    assert not forced.from_cache
+
+
+def test_the_shared_cache_never_hands_out_a_damaged_or_foreign_execution(tmp_path, monkeypatch):
+    monkeypatch.delenv("FAIRBOOK_ROOT", raising=False)
+    store = tmp_path / "shared"
+    monkeypatch.setenv(ec.STORE_VARIABLE, str(store))
+    clone, fresh = _two_copies(tmp_path)
+    quiet = lambda *a, **k: None  # noqa: E731
+    chapters.execute_book(clone, "fast", echo=quiet)
+    (folder,) = (store / "01_one").iterdir()
+    kept = folder / "executed.ipynb"
+    kept.write_bytes(kept.read_bytes().replace(b"one", b"two"))  # damaged after it was kept
+    (result,) = chapters.execute_book(fresh, "fast", echo=quiet)
+    assert not result.from_cache  # executed again, not copied
+    # a key of another machine (another kernel signature) finds nothing
+    parts = ec.key_parts(fresh / "notebooks" / "01_one.ipynb", {"profile": "fast"}, root=fresh)
+    other = ec.KeyParts({**parts.parts, "machine": "0" * 64})
+    assert ec.restore_execution(store, "01_one", other, tmp_path / "x.ipynb") is None
+    assert not (tmp_path / "x.ipynb").exists()
+
+
+def test_the_shared_cache_keeps_the_newest_executions_of_a_chapter(tmp_path, monkeypatch):
+    monkeypatch.delenv("FAIRBOOK_ROOT", raising=False)
+    store = tmp_path / "shared"
+    monkeypatch.setenv(ec.STORE_VARIABLE, str(store))
+    clone, _ = _two_copies(tmp_path)
+    quiet = lambda *a, **k: None  # noqa: E731
+    for i in range(ec.KEEP_PER_CHAPTER + 2):
+        _notebook(clone / "notebooks" / "01_one.ipynb", f"print({i})")
+        chapters.execute_book(clone, "fast", echo=quiet)
+    assert len(list((store / "01_one").iterdir())) == ec.KEEP_PER_CHAPTER
+    # the newest is among them: a fresh copy of the last edit finds it
+    key = ec.load_cache(clone / "_build/executed/notebooks")["01_one"].key
+    assert (store / "01_one" / key / "entry.json").is_file()
+
+
+def test_the_shared_cache_can_be_turned_off(monkeypatch):
+    for value in ("off", "0", ""):
+        monkeypatch.setenv(ec.STORE_VARIABLE, value)
+        assert ec.store_dir() is None
+    monkeypatch.delenv(ec.STORE_VARIABLE)
+    assert ec.store_dir() == Path.home() / ".cache" / "fairbook" / "executed"

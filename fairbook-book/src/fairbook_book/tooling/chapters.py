@@ -761,14 +761,32 @@ def execute_book(
     kept: list[ExecutionResult] = []
     to_run: list[Chapter] = []
     reasons: dict[str, str] = {}
+    store = execution_cache.store_dir()
+    figures = out.parent / "figures"
     for chapter in chapters:
         output = out / chapter.path.name
         entry = entries.get(chapter.slug)
         fresh, why = execution_cache.up_to_date(entry, keys[chapter.slug], output)
+        if use_cache and not fresh and store is not None:
+            shared = execution_cache.restore_execution(
+                store, chapter.slug, keys[chapter.slug], output, figures
+            )
+            if shared is not None:
+                entries[chapter.slug] = shared
+                kept.append(ExecutionResult(chapter, output, 0.0, from_cache=True))
+                echo(
+                    f"[execute] {chapter.slug}: {why} here, but executed on this machine "
+                    f"on {shared.executed_at} under the same key ({shared.seconds:.1f} s "
+                    f"then): kept from the shared cache {store}",
+                    flush=True,
+                )
+                continue
         if use_cache and fresh and entry is not None:
             entry.from_cache = True
             entry.reason = "unchanged"
             kept.append(ExecutionResult(chapter, output, 0.0, from_cache=True))
+            if store is not None and not execution_cache.in_store(store, chapter.slug, entry):
+                execution_cache.store_execution(store, chapter.slug, entry, output, figures)
             echo(
                 f"[execute] {chapter.slug}: unchanged since {entry.executed_at} "
                 f"({entry.seconds:.1f} s then): kept from the cache",
@@ -793,7 +811,7 @@ def execute_book(
         echo(f"[execute] {chapter.slug}: {status} in {result.seconds:.1f} s", flush=True)
         return result
 
-    with _kernel_environment(), _figures_kept_in(out.parent / "figures"):
+    with _kernel_environment(), _figures_kept_in(figures):
         if jobs == 1 or len(to_run) <= 1:
             done = [one(chapter) for chapter in to_run]
         else:
@@ -827,6 +845,8 @@ def execute_book(
         if after.key != keys[slug].key:
             entries[slug].key = ""
             entries[slug].reason += "; a source changed while it ran: it runs again next time"
+        elif store is not None:
+            execution_cache.store_execution(store, slug, entries[slug], result.output, figures)
     for stale in set(entries) - {c.slug for c in chapters}:
         del entries[stale]
     execution_cache.save_cache(out, entries)

@@ -37,6 +37,17 @@ content key differs from it has changed since, and ``make test`` re-executes it 
 (:func:`changed_since_reference`), so that a changed chapter is shown to reproduce its own
 outputs on the machine that built it.
 
+**The shared cache.** Every successful execution is also kept in a folder shared by every
+copy of the book on the machine (:func:`store_dir`, ``~/.cache/fairbook/executed``, beside
+the data cache), under its full cache key. A build whose own ``cache.json`` has no current
+entry for a chapter (a fresh clone, a second working tree, after ``make clean``) takes the
+executed notebook from there when the key is the same, instead of executing the chapter
+again: the same notebook, code, package data, parameters and pins under the same kernel
+signature and installed distributions. The entry keeps the date and run time of the
+execution it copies and says where it came from (the status page shows it). ``--no-cache``
+(``make html NOCACHE=1``) executes every chapter and refreshes the shared cache;
+``FAIRBOOK_EXECUTION_CACHE=off`` neither reads nor writes it.
+
 Examples
 --------
 >>> sorted(imported_names("import numpy as np\\nfrom fairbook.stats import cps", package=""))
@@ -75,6 +86,10 @@ __all__ = [
     "notebook_code",
     "reread_package_data",
     "save_cache",
+    "in_store",
+    "store_dir",
+    "store_execution",
+    "restore_execution",
     "up_to_date",
 ]
 
@@ -451,6 +466,149 @@ def new_entry(
         from_cache=False,
         reason=reason,
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# the shared cache: executions kept for every copy of the book on this machine
+
+#: The environment variable naming the shared cache's folder (``off`` turns it off).
+STORE_VARIABLE = "FAIRBOOK_EXECUTION_CACHE"
+
+#: How many executions of one chapter the shared cache keeps (the newest).
+KEEP_PER_CHAPTER = 3
+
+_STORE_NOTEBOOK = "executed.ipynb"
+_STORE_ENTRY = "entry.json"
+_STORE_FIGURES = "figures"
+
+
+def store_dir() -> Path | None:
+    """The shared cache's folder: ``$FAIRBOOK_EXECUTION_CACHE`` when set (``~`` expanded;
+    ``off``, ``0`` or empty: no shared cache), else ``~/.cache/fairbook/executed``.
+
+    Every copy of the book on the machine (a fresh clone, a second working tree) looks
+    here before executing a chapter: an execution is kept under its full cache key, which
+    includes the machine's part (the kernel signature and every installed distribution),
+    so it is only found by a build that would run the same notebook, code, data,
+    parameters and pins under the same kernels. It sits beside the data cache
+    (``~/.cache/fairbook``) for the same reason: what is fetched or computed once on a
+    machine is not fetched or computed again.
+
+    Examples
+    --------
+    >>> import os
+    >>> os.environ[STORE_VARIABLE] = "off"
+    >>> store_dir() is None
+    True
+    >>> os.environ[STORE_VARIABLE] = "/tmp/fairbook-executed"
+    >>> store_dir().as_posix()
+    '/tmp/fairbook-executed'
+    >>> del os.environ[STORE_VARIABLE]
+    """
+    value = os.environ.get(STORE_VARIABLE)
+    if value is not None:
+        if value.strip().lower() in {"", "0", "off", "no", "false"}:
+            return None
+        return Path(value.strip()).expanduser()
+    return Path.home() / ".cache" / "fairbook" / "executed"
+
+
+def _png_hashes(notebook: Mapping[str, Any]) -> set[str]:
+    """SHA-256 of every PNG a notebook's outputs hold (the names of their kept figures)."""
+    import base64
+
+    found = set()
+    for cell in notebook.get("cells", []):
+        for output in cell.get("outputs", []) or []:
+            png = (output.get("data") or {}).get("image/png")
+            if png:
+                text = "".join(png) if isinstance(png, list) else png
+                found.add(_sha256(base64.b64decode(text)))
+    return found
+
+
+def store_execution(
+    store: Path, slug: str, entry: CacheEntry, output: Path, figures: Path | None = None
+) -> Path | None:
+    """Keep the successful execution `entry` of chapter `slug` (its executed notebook
+    `output`, and the pickled figures of its PNGs found in `figures`) in the shared cache
+    `store`; the oldest beyond :data:`KEEP_PER_CHAPTER` executions of the chapter go.
+
+    Returns the entry's folder, or None when there is nothing to keep (a failed execution,
+    a notebook that changed since) or the cache cannot be written (never an error: the
+    shared cache only saves time).
+    """
+    import shutil
+
+    from fairbook.atomic import write_atomic
+
+    if entry.error or not entry.key or file_sha256(output) != entry.output_sha256:
+        return None
+    folder = store / slug / entry.key
+    try:
+        (folder / _STORE_FIGURES).mkdir(parents=True, exist_ok=True)
+        write_atomic(folder / _STORE_NOTEBOOK, lambda tmp: shutil.copyfile(output, tmp))
+        if figures is not None:
+            for name in sorted(_png_hashes(json.loads(output.read_bytes()))):
+                kept = figures / f"{name}.pickle"
+                if kept.is_file():
+                    target = folder / _STORE_FIGURES / kept.name
+                    write_atomic(target, lambda tmp, kept=kept: shutil.copyfile(kept, tmp))
+        text = json.dumps(entry.as_json(), indent=1) + "\n"
+        write_atomic(folder / _STORE_ENTRY, lambda tmp: tmp.write_text(text, "utf-8"))
+        others = sorted(
+            (p for p in (store / slug).iterdir() if (p / _STORE_ENTRY).is_file()),
+            key=lambda p: (p / _STORE_ENTRY).stat().st_mtime,
+            reverse=True,
+        )
+        for old in others[KEEP_PER_CHAPTER:]:
+            shutil.rmtree(old, ignore_errors=True)
+    except OSError:
+        return None
+    return folder
+
+
+def in_store(store: Path, slug: str, entry: CacheEntry) -> bool:
+    """Whether the shared cache `store` holds the execution of `entry` (its key and its
+    executed notebook)."""
+    folder = store / slug / entry.key
+    return bool(entry.key) and file_sha256(folder / _STORE_NOTEBOOK) == entry.output_sha256
+
+
+def restore_execution(
+    store: Path, slug: str, parts: KeyParts, output: Path, figures: Path | None = None
+) -> CacheEntry | None:
+    """The execution of chapter `slug` under the key `parts` kept in the shared cache
+    `store`, copied to `output` (and its pickled figures to `figures`); None when the cache
+    has none, or its notebook is not the one its entry wrote (then nothing is copied).
+    """
+    import shutil
+
+    from fairbook.atomic import write_atomic
+
+    folder = store / slug / parts.key
+    try:
+        entry = CacheEntry(**json.loads((folder / _STORE_ENTRY).read_text("utf-8")))
+    except (OSError, ValueError, TypeError):
+        return None
+    kept = folder / _STORE_NOTEBOOK
+    if entry.key != parts.key or entry.error or file_sha256(kept) != entry.output_sha256:
+        return None
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(output, lambda tmp: shutil.copyfile(kept, tmp))
+        if figures is not None:
+            figures.mkdir(parents=True, exist_ok=True)
+            for pickled in sorted((folder / _STORE_FIGURES).glob("*.pickle")):
+                target = figures / pickled.name
+                if not target.is_file():
+                    write_atomic(target, lambda tmp, p=pickled: shutil.copyfile(p, tmp))
+    except OSError:
+        return None
+    entry.parts = dict(parts.parts)
+    entry.from_cache = True
+    entry.reason = f"executed before on this machine, kept in the shared cache ({store})"
+    return entry
 
 
 # ---------------------------------------------------------------------------------------------

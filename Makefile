@@ -76,7 +76,7 @@ echo "[time] $(1): $$(( $$(date +%s) - t0 )) s$$( [ $$rc = 0 ] || echo " (FAILED
 exit $$rc
 endef
 
-.PHONY: help setup vendor data html book pdf slides release lab student editions grader unit nbval nbval-refresh nbval-rerun nbval-changed grade student-site pagecheck labcheck chromium test lint typecheck wheel verify clean distclean
+.PHONY: help setup vendor data html book pdf slides release lab student editions grader grader-venv unit nbval nbval-refresh nbval-rerun nbval-changed grade student-site pagecheck labcheck chromium test lint typecheck wheel verify clean distclean
 
 help:
 	@echo "make book [PROFILE=fast|full] [EDITION=student]  execute the chapters, build _build/html (+ _build/html-student), check the pages"
@@ -267,6 +267,8 @@ $(GRADER_STAMP): constraints.txt | $(STAMP_PY)
 	@$(call timed,grader-venv,$(GRADER_VENV)/bin/python -m pip install -qq -c constraints.txt -r $(GRADER_VENV)/requirements.txt)
 	@touch $@
 
+grader-venv: $(GRADER_STAMP)
+
 grader: $(STAMP_PY) $(GRADER_STAMP)
 	@$(call timed,grader,$(PY) -m fairbook_book.tooling.assignments --out _build/editions --no-build --check --alone $(GRADER_VENV)/bin/python && $(PY) -m fairbook_book.tooling.grading --check-make-grade)
 
@@ -334,25 +336,14 @@ nbval-rerun: $(STAMP_PY)
 	@ls $(EXECUTED)/*.ipynb >/dev/null 2>&1 || { echo "no executed chapters: run make html"; exit 1; }
 	@$(call timed,nbval-rerun,$(PY) -m pytest -c tests/notebooks/pytest.ini --rootdir=. -n $(JOBS) --dist loadscope tests/notebooks $(EXECUTED)/*.ipynb)
 
-# Every stage runs even if an earlier one fails; the summary names the failed ones.
+# Every stage runs even if one it waits for failed; the summary names the failed ones. The
+# stages run side by side where one does not need another, at most TEST_PARALLEL at once
+# (fairbook_book.tooling.stages says which waits for which; TEST_PARALLEL=1: one at a time):
+# lint, typecheck, wheel, grader-venv, data -> unit -> html -> nbval -> nbval-changed,
+# editions, pdf, slides -> pagecheck; editions -> grader, labcheck
+TEST_PARALLEL ?= 3
 test: setup chromium
-	@failed=""; \
-	$(MAKE) lint || failed="$$failed lint"; \
-	$(MAKE) typecheck || failed="$$failed typecheck"; \
-	$(MAKE) wheel || failed="$$failed wheel"; \
-	$(MAKE) data || failed="$$failed data"; \
-	$(MAKE) unit || failed="$$failed unit"; \
-	$(MAKE) html || failed="$$failed html"; \
-	$(MAKE) nbval || failed="$$failed nbval"; \
-	$(MAKE) nbval-changed || failed="$$failed nbval-changed"; \
-	$(MAKE) editions || failed="$$failed editions"; \
-	$(MAKE) grader || failed="$$failed grader"; \
-	$(MAKE) pdf || failed="$$failed pdf"; \
-	$(MAKE) slides || failed="$$failed slides"; \
-	$(MAKE) pagecheck || failed="$$failed pagecheck"; \
-	$(MAKE) labcheck || failed="$$failed labcheck"; \
-	if [ -n "$$failed" ]; then echo "make test: FAILED:$$failed"; exit 1; fi; \
-	echo "make test: all stages passed"
+	@MAKE="$(MAKE)" $(PY) -m fairbook_book.tooling.stages --parallel $(TEST_PARALLEL)
 
 # re-run each recording's cheapest unit here: both kernel signatures, deviations, flipped verdicts
 verify: $(STAMP_PY)

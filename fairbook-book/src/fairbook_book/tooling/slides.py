@@ -1518,6 +1518,7 @@ def chapter_slides(
     reveal: str = "reveal",
     mathjax: str = "mathjax",
     notes_plugin: bool = False,
+    content: ChapterContent | None = None,
 ) -> str:
     """One chapter's reveal.js deck, as a single HTML page (images embedded).
 
@@ -1537,6 +1538,9 @@ def chapter_slides(
         (:func:`write_slides` copies them there).
     notes_plugin : bool, keyword-only
         Load reveal.js's notes plugin (``reveal/plugin/notes.js``) for the speaker view.
+    content : ChapterContent, keyword-only
+        The chapter's content when the caller has it already
+        (:func:`chapter_content` of `executed_notebook`: its figures are redrawn once).
 
     Returns
     -------
@@ -1561,7 +1565,8 @@ def chapter_slides(
     >>> "_build/html/notebooks/01_t.html" in deck, "href=\\"../" in deck
     (True, False)
     """
-    content = chapter_content(executed_notebook, name=name)
+    if content is None:
+        content = chapter_content(executed_notebook, name=name)
     name = name or _notebook(executed_notebook)[1]
     number = _CHAPTER.match(name)
     label = f"Chapter {int(number.group(1))}" if number else name
@@ -1808,7 +1813,12 @@ def write_slides(
         content = contents[path.stem]
         target = out_dir / f"{path.stem}.html"
         page = chapter_slides(
-            path, book_url=book_url, refs=refs, notes_plugin=notes_plugin, name=path.stem
+            path,
+            book_url=book_url,
+            refs=refs,
+            notes_plugin=notes_plugin,
+            name=path.stem,
+            content=content,
         )
         redrawn = [f.smallest_px for f in content.shown if f.smallest_px]
         deck = Deck(

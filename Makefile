@@ -264,7 +264,7 @@ $(GRADER_STAMP): constraints.txt | $(STAMP_PY)
 	@rm -rf $(GRADER_VENV)
 	@$(PYTHON) -m venv $(GRADER_VENV)
 	@$(PY) -m fairbook_book.tooling.assignments --zip-environment > $(GRADER_VENV)/requirements.txt
-	@$(call timed,grader-venv,$(GRADER_VENV)/bin/python -m pip install -qq -c constraints.txt -r $(GRADER_VENV)/requirements.txt)
+	@$(call timed,grader-venv,$(GRADER_VENV)/bin/python -m pip install -qq --no-compile -c constraints.txt -r $(GRADER_VENV)/requirements.txt)
 	@touch $@
 
 grader-venv: $(GRADER_STAMP)
@@ -302,8 +302,11 @@ labcheck: chromium $(STAMP_PY)
 
 # ---- tests -----------------------------------------------------------------------------------
 
+# the unit tests; each recording's cheapest unit is re-run here (tests/book/tooling/test_verify.py)
+# unless this machine passed that check under the same key (code, recordings, pins, kernels:
+# ~/.cache/fairbook/verified, fairbook_book.tooling.verify.verified_key); NOCACHE=1 re-runs all
 unit: $(STAMP_PY)
-	@$(call timed,unit,FAIRBOOK_VERIFY_RESULTS=$(CURDIR)/_build/verify $(PY) -m pytest tests --ignore=tests/notebooks -q -n $(JOBS) --durations=15)
+	@$(call timed,unit,FAIRBOOK_VERIFY_RESULTS=$(CURDIR)/_build/verify $(if $(NOCACHE),FAIRBOOK_VERIFIED_CACHE=off) $(PY) -m pytest tests --ignore=tests/notebooks -q -n $(JOBS) --durations=15)
 
 # nbval's check without a second execution: compare the executed chapters' outputs, under
 # nbval's rules, with the references committed in tests/notebooks/reference (written from an
@@ -368,7 +371,7 @@ wheel: $(STAMP_PY)
 	@rm -rf $(WHEEL_DIR)
 	@$(call timed,wheel,$(PY) -m pip wheel -q --no-deps -w $(WHEEL_DIR) . \
 	  && $(PYTHON) -m venv $(WHEEL_DIR)/venv \
-	  && $(WHEEL_DIR)/venv/bin/python -m pip install -qq -c constraints.txt $(WHEEL_DIR)/fairbook-*.whl \
+	  && $(WHEEL_DIR)/venv/bin/python -m pip install -qq --no-compile -c constraints.txt $(WHEEL_DIR)/fairbook-*.whl \
 	  && cd $(WHEEL_DIR) && venv/bin/python $(CURDIR)/tests/wheel/check_installed.py $(CURDIR)/$(WHEEL_DIR)/fairbook-*.whl)
 
 clean:

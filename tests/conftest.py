@@ -20,15 +20,23 @@ pin()  # every test worker: the kernels of the recordings, before any PyTorch op
 
 
 @pytest.fixture(autouse=True)
-def _no_shared_execution_cache(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Builds inside tests neither read nor fill the machine's shared execution cache
-    (``~/.cache/fairbook/executed``): a test that wants one names its own folder."""
+def _no_machine_caches(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
+    """Tests neither read nor fill the machine's shared execution cache
+    (``~/.cache/fairbook/executed``) nor its remembered verify outcomes
+    (``~/.cache/fairbook/verified``): a test that wants one names its own folder. Only the
+    tests marked ``machine_caches`` (the recordings' re-runs) use the machine's outcomes,
+    as ``make unit`` set them (``NOCACHE=1``: off)."""
     monkeypatch.setenv("FAIRBOOK_EXECUTION_CACHE", "off")
+    if request.node.get_closest_marker("machine_caches") is None:
+        monkeypatch.setenv("FAIRBOOK_VERIFIED_CACHE", "off")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "heavy: takes many seconds; runs first so that parallel workers end together"
+    )
+    config.addinivalue_line(
+        "markers", "machine_caches: may use the outcomes this machine remembers (make unit)"
     )
 
 

@@ -384,7 +384,7 @@ def _verify(args: argparse.Namespace) -> int:
     import json
 
     from fairbook_book.reproduction.signature import describe_signature, kernel_signature
-    from fairbook_book.tooling.verify import checks_for, run_check
+    from fairbook_book.tooling.verify import checks_for, remember_outcome, run_check
 
     try:
         chosen = checks_for(args.chapters)
@@ -407,6 +407,7 @@ def _verify(args: argparse.Namespace) -> int:
         if kept is not None:
             with contextlib.suppress(OSError):
                 save_verify_outcome(outcome, kept)
+        remember_outcome(outcome)  # make unit on this machine need not re-run it
         if not args.json:
             print("\n".join(outcome.lines()), flush=True)
     passed = sum(o.passed for o in outcomes)

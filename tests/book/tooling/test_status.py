@@ -94,3 +94,12 @@ def test_the_real_book_lists_every_chapter_with_its_recordings():
     by_slug = {r.slug: r for r in rows}
     assert {r.name for r in by_slug["08_parallel_time_networks"].recordings} >= {"decisive"}
     assert not by_slug["01_metric_catalogue"].recordings
+
+
+def test_an_execution_from_the_shared_cache_says_so(book):
+    executed = book / "_build" / "executed" / "notebooks"
+    entry = ec.load_cache(executed)["01_one"]
+    entry.reason = "executed before on this machine, kept in the shared cache (/x)"
+    ec.save_cache(executed, {"01_one": entry})
+    text = status.status_text(book)
+    assert "kept from the shared cache (executed by another copy of the book here)" in text

@@ -89,7 +89,10 @@ class RecordingStatus:
         if self.verify is None:
             return "not run on this machine (fairbook-book verify)"
         state = "reproduces" if self.verify.get("passed") else "FAILS"
-        return f"{state} ({self.verify.get('status', '')}; {self.verify.get('date', '')[:10]})"
+        when = self.verify.get("date", "")[:10]
+        if self.verify.get("remembered"):
+            when += ", remembered by make unit: same code, recordings and kernels"
+        return f"{state} ({self.verify.get('status', '')}; {when})"
 
 
 @dataclass
@@ -221,7 +224,10 @@ def _signature_text(signature: dict) -> str:
 def _execution_text(row: ChapterStatus) -> str:
     if row.executed_at is None:
         return "not executed on this machine"
-    how = "kept from the cache" if row.from_cache else f"executed ({row.reason})"
+    if row.from_cache and "shared cache" in row.reason:
+        how = "kept from the shared cache (executed by another copy of the book here)"
+    else:
+        how = "kept from the cache" if row.from_cache else f"executed ({row.reason})"
     return f"{row.executed_at[:16].replace('T', ' ')} UTC, {row.profile}, {how}"
 
 
@@ -292,13 +298,18 @@ def write_status_fragment(root: str | os.PathLike[str] | None, folder: str | os.
 
 def save_verify_outcome(outcome, folder: str | os.PathLike[str]) -> Path:
     """Keep one verify outcome (its ``to_dict()`` and the date) in `folder`, one file per
-    recording, for the status page."""
+    recording, for the status page. `outcome` may also be an outcome remembered from an
+    earlier run on this machine (a dict, :func:`fairbook_book.tooling.verify.remembered_outcome`):
+    it keeps its own date and says it was remembered."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    data = {
-        **outcome.to_dict(),
-        "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-    }
+    if isinstance(outcome, dict):
+        data = {**outcome, "remembered": True}
+    else:
+        data = {
+            **outcome.to_dict(),
+            "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        }
     chapter, _, name = data["check"].partition("/")
     path = folder / f"{chapter}__{name}.json"
     from fairbook.atomic import write_atomic

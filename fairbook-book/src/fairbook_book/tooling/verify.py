@@ -47,7 +47,18 @@ from fairbook_book.reproduction.signature import (
     signatures_differ,
 )
 
-__all__ = ["CHECKS", "MEASURED", "Check", "Outcome", "Rerun", "checks_for", "run_check"]
+__all__ = [
+    "CHECKS",
+    "MEASURED",
+    "Check",
+    "Outcome",
+    "Rerun",
+    "checks_for",
+    "remember_outcome",
+    "remembered_outcome",
+    "run_check",
+    "verified_key",
+]
 
 
 @dataclass
@@ -742,3 +753,98 @@ def run_check(check: Check, *, here: dict | None = None) -> Outcome:
         verdicts=None if check.verdicts is None else lambda t: check.verdicts(t, check.tolerance),
     )
     return Outcome(check, here, unique, comparison, seconds)
+
+
+# ---------------------------------------------------------------------------------------------
+# outcomes remembered on this machine (make unit)
+
+#: The environment variable naming the folder of remembered outcomes (``off``: none).
+VERIFIED_VARIABLE = "FAIRBOOK_VERIFIED_CACHE"
+
+
+def _verified_dir() -> Path | None:
+    """``$FAIRBOOK_VERIFIED_CACHE`` (``off``, ``0`` or empty: none), else
+    ``~/.cache/fairbook/verified``, beside the shared execution cache."""
+    import os
+
+    value = os.environ.get(VERIFIED_VARIABLE)
+    if value is not None:
+        if value.strip().lower() in {"", "0", "off", "no", "false"}:
+            return None
+        return Path(value.strip()).expanduser()
+    return Path.home() / ".cache" / "fairbook" / "verified"
+
+
+def verified_key(check: Check) -> str:
+    """The key under which a passing outcome of `check` is remembered on this machine.
+
+    It is the shared execution cache's key (:mod:`fairbook_book.tooling.execution_cache`)
+    of this module: every module of ``fairbook`` and ``fairbook_book`` the checks import, at
+    any depth (the chapters' code the re-runs call); every file of the two packages that is
+    not Python (every recording, the data registry's pins); ``constraints.txt`` and the
+    Python version; the kernel signature and every installed distribution. With the check's
+    name. Whatever a re-run reads changes it, so a remembered outcome is what the re-run
+    would compute again here.
+    """
+    from importlib.resources import files
+
+    from fairbook_book.tooling import execution_cache
+    from fairbook_book.tooling.chapters import find_root
+
+    here = Path(str(files("fairbook_book"))) / "tooling" / "verify.py"
+    closure = execution_cache.module_closure(["fairbook_book.tooling.verify"])
+    parts = {
+        "notebook": execution_cache.file_sha256(here) or "",
+        "code": execution_cache._files_digest(closure.items()),
+        "package data": execution_cache._package_data_digest(),
+        "parameters": check.name,
+        "environment": execution_cache._environment_digest(find_root(None)),
+        "machine": execution_cache._machine_digest(),
+    }
+    return execution_cache.KeyParts(parts).key
+
+
+def remembered_outcome(check: Check) -> dict | None:
+    """The passing outcome of `check` remembered on this machine under its current key
+    (:func:`verified_key`), as :meth:`Outcome.to_dict` with its ``date``, or None."""
+    folder = _verified_dir()
+    if folder is None:
+        return None
+    try:
+        data = json.loads(
+            (folder / check.name.replace("/", "__") / f"{verified_key(check)}.json").read_text(
+                "utf-8"
+            )
+        )
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and data.get("passed") is True else None
+
+
+def remember_outcome(outcome: Outcome) -> Path | None:
+    """Keep a passing `outcome` under its key (:func:`verified_key`) so that the next
+    ``make unit`` on this machine, in any copy of the book, need not re-run it; the
+    older outcomes of the check go. None when it failed (a failure is always re-run) or
+    nothing can be written."""
+    import datetime as dt
+    import shutil
+
+    from fairbook.atomic import write_atomic
+
+    folder = _verified_dir()
+    if folder is None or not outcome.passed:
+        return None
+    check_folder = folder / outcome.check.name.replace("/", "__")
+    path = check_folder / f"{verified_key(outcome.check)}.json"
+    data = {**outcome.to_dict(), "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")}
+    text = json.dumps(data, indent=1, default=str) + "\n"
+    try:
+        check_folder.mkdir(parents=True, exist_ok=True)
+        for old in check_folder.glob("*.json"):
+            if old != path:
+                old.unlink(missing_ok=True)
+        write_atomic(path, lambda tmp: tmp.write_text(text, "utf-8"))
+    except OSError:
+        shutil.rmtree(check_folder, ignore_errors=True)
+        return None
+    return path

@@ -344,8 +344,10 @@ nbval-rerun: $(STAMP_PY)
 # (fairbook_book.tooling.stages says which waits for which; TEST_PARALLEL=1: one at a time):
 # lint, typecheck, wheel, grader-venv, data -> unit -> html -> nbval -> nbval-changed,
 # editions, pdf, slides -> pagecheck; editions -> grader, labcheck
+# (the set-up's two parts, pip and npm, also run side by side)
 TEST_PARALLEL ?= 3
-test: setup chromium
+test: chromium
+	@$(MAKE) $(STAMP_VENDOR) & vendor=$$!; $(MAKE) $(STAMP_PY); wait $$vendor
 	@MAKE="$(MAKE)" $(PY) -m fairbook_book.tooling.stages --parallel $(TEST_PARALLEL)
 
 # re-run each recording's cheapest unit here: both kernel signatures, deviations, flipped verdicts
@@ -359,9 +361,11 @@ PYTHON_TREES := src fairbook-book tests benchmarks
 lint: $(STAMP_PY)
 	@$(call timed,lint,$(VENV)/bin/ruff check $(PYTHON_TREES) notebooks && $(VENV)/bin/ruff format --check $(PYTHON_TREES))
 
-# mypy on the library (src/fairbook; settings in pyproject.toml)
+# mypy on the library (src/fairbook; settings in pyproject.toml); its incremental cache is
+# shared by the copies of the book on this machine (mypy re-checks whatever changed)
+MYPY_CACHE ?= $(HOME)/.cache/fairbook/mypy
 typecheck: $(STAMP_PY)
-	@$(call timed,typecheck,$(VENV)/bin/mypy)
+	@$(call timed,typecheck,$(VENV)/bin/mypy --cache-dir $(MYPY_CACHE))
 
 # the library as a practitioner gets it: build the wheel, install it alone (with its own
 # dependencies, at the versions of constraints.txt) in a fresh virtual environment, and run

@@ -275,6 +275,27 @@ def test_chart_controls_must_change_the_drawing(tmp_path, use_the_control, expec
     assert not list(page.parent.glob(".*probe*"))  # the probe copy is removed
 
 
+@pytest.mark.skipif(
+    pagecheck.chromium_binary() is None or not VEGA.is_dir(),
+    reason="needs chromium and the vendored Vega files (make vendor)",
+)
+@pytest.mark.parametrize(
+    ("use_the_control", "expected"),
+    [(True, []), (False, ["chart 1: moving k left the drawing unchanged"])],
+)
+def test_the_page_check_probes_the_charts_in_its_phone_width_render(
+    tmp_path, use_the_control, expected
+):
+    """The page check moves the controls in the render it makes at phone width anyway (after
+    the readability probe measured): it finds what check_charts finds alone."""
+    page = _chart_page(tmp_path, use_the_control=use_the_control)
+    result = pagecheck._check_page("notebooks/chart", tmp_path, pagecheck.chromium_binary(), None)
+    charts = [p for p in result.problems if p.startswith("chart")]
+    assert charts == expected
+    assert result.metrics["overflow_tables_400"] == 0  # the readability probe measured too
+    assert not list(page.parent.glob(".*probe*"))  # both probe copies are removed
+
+
 @pytest.mark.skipif(pagecheck.chromium_binary() is None, reason="chromium is not installed")
 def test_a_chart_whose_scripts_are_missing_did_not_draw(tmp_path):
     from fairbook_book.charts import vega_chart

@@ -428,6 +428,15 @@ def _executed_chapters() -> list[Path]:
 
 @pytest.mark.skipif(not _executed_chapters(), reason="no executed chapters (make html)")
 @pytest.mark.parametrize("path", _executed_chapters(), ids=lambda p: p.stem)
+def test_the_deck_check_may_skip_the_redraw_its_slides_are_the_same(path: Path) -> None:
+    redrawn = slides.chapter_content(path)
+    fast = slides.chapter_content(path, redraw=False)
+    assert fast.roles == redrawn.roles and len(fast.shown) == len(redrawn.shown)
+    assert [f.caption for f in fast.shown] == [f.caption for f in redrawn.shown]
+
+
+@pytest.mark.skipif(not _executed_chapters(), reason="no executed chapters (make html)")
+@pytest.mark.parametrize("path", _executed_chapters(), ids=lambda p: p.stem)
 def test_every_built_chapter_gives_a_deck_to_lecture_from(path: Path) -> None:
     deck = slides.chapter_slides(path)
     sections = _sections(deck)

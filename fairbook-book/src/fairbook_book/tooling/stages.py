@@ -8,10 +8,14 @@ stage never reads what another is still writing:
 
 * the unit tests run before the book is built, as on a fresh clone (their tests that need
   a built book are skipped), and the chapters' kernels then have every core;
+* the assignments (``make student``, from the source chapters) are built before the unit
+  tests start, so the test of the built assignments sees them whole, and the grader grades
+  them while the unit tests run;
 * the PDFs, the decks, the editions and the JupyterLab check read the built book;
 * the page check opens the PDFs and decks, so it waits for them (and for the editions,
   whose leak test reads the book's folder while the page check writes its probes there);
-* the grader needs the assignments (``editions``) and its own environment.
+* the grader needs the assignments (``student``) and its own environment; ``editions``
+  (which writes the assignments again, and the student site) waits for it.
 
 Every stage runs even if one it waits for failed (as before: the summary names every failed
 stage); each one is ``make <stage>``, so a stage run alone is the same as here. At most
@@ -50,12 +54,13 @@ STAGES: dict[str, tuple[str, ...]] = {
     "wheel": (),
     "grader-venv": (),
     "data": (),
-    "unit": ("data",),
+    "student": (),
+    "unit": ("data", "student"),
     "html": ("data", "unit"),
     "nbval": ("html",),
     "nbval-changed": ("nbval",),
-    "editions": ("html",),
-    "grader": ("editions", "grader-venv"),
+    "grader": ("student", "grader-venv"),
+    "editions": ("html", "grader"),
     "pdf": ("html",),
     "slides": ("html",),
     "pagecheck": ("pdf", "slides", "editions"),
@@ -67,6 +72,7 @@ STAGES: dict[str, tuple[str, ...]] = {
 PRIORITY: tuple[str, ...] = (
     "lint",
     "data",
+    "student",
     "unit",
     "html",
     "pdf",

@@ -342,8 +342,8 @@ nbval-rerun: $(STAMP_PY)
 # Every stage runs even if one it waits for failed; the summary names the failed ones. The
 # stages run side by side where one does not need another, at most TEST_PARALLEL at once
 # (fairbook_book.tooling.stages says which waits for which; TEST_PARALLEL=1: one at a time):
-# lint, typecheck, wheel, grader-venv, data, student -> unit -> html -> nbval -> nbval-changed,
-# pdf, slides, editions -> pagecheck, labcheck; student, grader-venv -> grader -> editions
+# lint, typecheck, wheel, grader-venv, data -> unit -> html -> nbval -> nbval-changed,
+# editions, pdf, slides -> pagecheck; editions -> grader, labcheck
 # (the set-up's two parts, pip and npm, also run side by side)
 TEST_PARALLEL ?= 3
 test: chromium

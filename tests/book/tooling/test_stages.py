@@ -21,7 +21,7 @@ def test_every_stage_is_a_make_target_and_make_test_runs_them_all():
     assert "fairbook_book.tooling.stages" in recipe
     # what make test checked one stage after another before, it checks now
     assert set(stages.STAGES) == {
-        "lint", "typecheck", "wheel", "grader-venv", "data", "student", "unit", "html", "nbval",
+        "lint", "typecheck", "wheel", "grader-venv", "data", "unit", "html", "nbval",
         "nbval-changed", "editions", "grader", "pdf", "slides", "pagecheck", "labcheck",
     }  # fmt: skip
 
@@ -33,12 +33,8 @@ def test_the_waits_keep_readers_after_writers():
         assert all(before[w] < before[name] for w in waits), name
     # the unit tests see no built book (as on a fresh clone); readers of the book wait for it
     assert before["unit"] < before["html"]
-    for reader in ("nbval", "editions", "pdf", "slides", "pagecheck", "labcheck"):
+    for reader in ("nbval", "editions", "pdf", "slides", "pagecheck", "labcheck", "grader"):
         assert before["html"] < before[reader]
-    # the assignments are whole before the unit tests look at them, and nothing writes them
-    # again (editions) while the grader grades them
-    assert before["student"] < before["unit"] and before["student"] < before["grader"]
-    assert before["grader"] < before["editions"]
 
 
 def test_a_bad_plan_is_refused_before_anything_runs():

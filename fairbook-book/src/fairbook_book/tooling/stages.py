@@ -8,14 +8,10 @@ stage never reads what another is still writing:
 
 * the unit tests run before the book is built, as on a fresh clone (their tests that need
   a built book are skipped), and the chapters' kernels then have every core;
-* the assignments (``make student``, from the source chapters) are built before the unit
-  tests start, so the test of the built assignments sees them whole, and the grader grades
-  them while the unit tests run;
 * the PDFs, the decks, the editions and the JupyterLab check read the built book;
 * the page check opens the PDFs and decks, so it waits for them (and for the editions,
   whose leak test reads the book's folder while the page check writes its probes there);
-* the grader needs the assignments (``student``) and its own environment; ``editions``
-  (which writes the assignments again, and the student site) waits for it.
+* the grader needs the assignments (``editions``) and its own environment.
 
 Every stage runs even if one it waits for failed (as before: the summary names every failed
 stage); each one is ``make <stage>``, so a stage run alone is the same as here. At most
@@ -54,13 +50,12 @@ STAGES: dict[str, tuple[str, ...]] = {
     "wheel": (),
     "grader-venv": (),
     "data": (),
-    "student": (),
-    "unit": ("data", "student"),
+    "unit": ("data",),
     "html": ("data", "unit"),
     "nbval": ("html",),
     "nbval-changed": ("nbval",),
-    "grader": ("student", "grader-venv"),
-    "editions": ("html", "grader"),
+    "editions": ("html",),
+    "grader": ("editions", "grader-venv"),
     "pdf": ("html",),
     "slides": ("html",),
     "pagecheck": ("pdf", "slides", "editions"),
@@ -72,7 +67,6 @@ STAGES: dict[str, tuple[str, ...]] = {
 PRIORITY: tuple[str, ...] = (
     "lint",
     "data",
-    "student",
     "unit",
     "html",
     "pdf",

@@ -251,13 +251,13 @@ student: $(STAMP_PY)
 editions: student student-site
 	@$(call timed,editions,$(PY) -m pytest -q -p no:cacheprovider tests/book/tooling/test_editions.py tests/book/tooling/test_assignments.py::test_the_built_student_assignments_leak_nothing tests/book/tooling/test_student_site.py -k "student_site_shows or student_site_leaks or catches_the_instructors")
 
-# make test, after make student: every assignment graded by its autograder three times: the
-# instructor's solutions (full marks), the blank student notebook (0), each key's typical wrong
-# answer (caught); the scores in _build/editions/instructor/assignments/SCORES.md
-# and each autograder zip alone, in a fresh environment of otter-grader and what the zip's
-# environment.yml installs (no fairbook): the solutions score full marks, a notebook that
-# patches the builtins before zeroing its answers gains nothing; and make grade on chapter 01's
-# solution and an endless copy of it (full marks, 0, within its TIMEOUT of 10 s)
+# make test, after make student: each autograder zip alone, in a fresh environment of
+# otter-grader and what the zip's environment.yml installs (no fairbook): the instructor's
+# solutions score full marks, a notebook that patches the builtins before zeroing its answers
+# gains nothing; then here the blank student notebook (0) and each key's typical wrong answer
+# (caught), the scores (the solutions' from the zips alone) in
+# _build/editions/instructor/assignments/SCORES.md; and make grade on chapter 01's solution and
+# an endless copy of it (full marks, 0, within its TIMEOUT of 10 s)
 GRADER_VENV := _build/grader-venv
 GRADER_STAMP := $(GRADER_VENV)/.fairbook-grader.stamp
 $(GRADER_STAMP): constraints.txt | $(STAMP_PY)

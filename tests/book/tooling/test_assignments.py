@@ -155,6 +155,34 @@ def test_check_grading_names_every_question_that_grades_otherwise(
     assert "| 01 | 1 |" in (tmp_path / "out" / "SCORES.md").read_text()
 
 
+@pytest.mark.parametrize("solution_points", [4.0, 3.0])
+def test_solutions_graded_alone_are_not_graded_again(tmp_path, monkeypatch, solution_points):
+    """make grader grades the solutions in the zips' own environment first
+    (check_zips_alone); check_grading then takes those scores and judges them the same."""
+    q = "ex_01_rates_by_hand"
+    graded: list[str] = []
+    table = {"blank": ({q: 0.0}, {q: 4.0}), "wrong": ({q: 0.0}, {q: 4.0})}
+
+    def fake(job):
+        graded.append(job[1])
+        return Score("01", job[1], *table[job[1]])
+
+    monkeypatch.setattr(assignments, "_grade_job", fake)
+    monkeypatch.setattr(assignments, "ProcessPoolExecutor", _InlinePool)
+    student = tmp_path / "01_exercises.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(), student)
+    built = {"01_demo": {"student": student, "solution": student, "autograder": student}}
+    alone = {"01_demo": Score("01", "solutions", {q: solution_points}, {q: 4.0})}
+    if solution_points == 4.0:
+        scores = check_grading(built, out=tmp_path / "out", solutions=alone)
+        assert [s.which for s in scores] == ["solutions", "blank", "wrong"]
+        assert "| 01 | 1 | 4 / 4 | 0 / 4 | 0 / 4 |" in (tmp_path / "out" / "SCORES.md").read_text()
+    else:
+        with pytest.raises(GradingError, match=f"01_demo {q}: the solutions score 3 of 4"):
+            check_grading(built, out=tmp_path / "out", solutions=alone)
+    assert sorted(graded) == ["blank", "wrong"]  # the solutions were not graded again
+
+
 class _InlinePool:
     def __init__(self, *args, **kwargs):
         pass

@@ -690,6 +690,7 @@ def check_grading(
     out: str | os.PathLike[str] | None = None,
     workers: int | None = None,
     variant: int = 0,
+    solutions: dict[str, Score] | None = None,
 ) -> list[Score]:
     """Grade each built assignment three times and require what a lecturer relies on.
 
@@ -698,7 +699,9 @@ def check_grading(
     * the student notebook with each key's typical wrong answer scores below full marks on
       every graded question (every wrong answer is caught).
 
-    Writes ``SCORES.md`` and ``scores.json`` into ``out`` when given.
+    Writes ``SCORES.md`` and ``scores.json`` into ``out`` when given. `solutions`, by
+    chapter, are the solutions' scores from :func:`check_zips_alone` (graded in the zips'
+    own environment): then the solutions are not graded here again.
 
     Raises
     ------
@@ -715,6 +718,8 @@ def check_grading(
                 ("blank", paths["student"]),
                 ("wrong", wrong),
             ):
+                if which == "solutions" and solutions is not None:
+                    continue  # graded in the zip's own environment already
                 jobs.append((chapter, which, paths["autograder"], notebook))
         # each grading starts a kernel; otter imports once per worker process
         workers = max(1, min(len(jobs), workers or os.cpu_count() or 1))
@@ -723,6 +728,9 @@ def check_grading(
             max_workers=workers, mp_context=context, initializer=_quiet_worker
         ) as pool:
             graded = list(pool.map(_grade_job, [tuple(map(str, job)) for job in jobs]))
+    if solutions is not None:
+        jobs = [(chapter, "solutions", "", "") for chapter in built] + jobs
+        graded = [solutions[chapter] for chapter in built] + graded
     for (chapter, which, _, _), score in zip(jobs, graded, strict=True):
         scores.append(score)
         for question, possible in score.possible.items():
@@ -825,11 +833,11 @@ def _zero_points(number: str, variant: int = 0) -> float:
     return points
 
 
-def _alone_job(job: tuple[str, str, str, str, str]) -> tuple[str, str, float]:
+def _alone_job(job: tuple[str, str, str, str, str]) -> tuple[str, str, dict[str, float]]:
     chapter, which, python, autograder, notebook = job
     work = Path(notebook).parent
     points = _otter_alone(Path(python), Path(autograder), Path(notebook), work)
-    return chapter, which, sum(points.values())
+    return chapter, which, points
 
 
 def check_zips_alone(
@@ -838,11 +846,15 @@ def check_zips_alone(
     *,
     workers: int | None = None,
     variant: int = 0,
+    solutions: dict[str, Score] | None = None,
 ) -> list[str]:
     """Grade with each zip in another environment (`python`'s: only otter-grader and what
     the zip's ``environment.yml`` installs, no fairbook): the instructor's solutions must
     score full marks, and a notebook that patches the builtins before zeroing its answers
     must score no more than its zeros honestly earn. Returns one line per chapter.
+
+    With `solutions` (a dict), each chapter's solutions' :class:`Score` is put in it, by
+    chapter: :func:`check_grading` takes them instead of grading the solutions again.
 
     Raises
     ------
@@ -864,19 +876,28 @@ def check_zips_alone(
                 jobs.append((chapter, which, str(python), str(autograder), str(notebook)))
         workers = max(1, min(len(jobs), workers or os.cpu_count() or 1))
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            scores = {(c, w): p for c, w, p in pool.map(_alone_job, jobs)}
+            points = {(c, w): p for c, w, p in pool.map(_alone_job, jobs)}
+    scores = {key: sum(p.values()) for key, p in points.items()}
     for chapter in built:
         number = chapter[:2]
-        possible = sum(k.points for k in GRADED.values() if k.label[3:5] == number)
-        solutions, cheat = scores[chapter, "solutions"], scores[chapter, "patched"]
+        keys = [k for k in GRADED.values() if k.label[3:5] == number]
+        possible = sum(k.points for k in keys)
+        if solutions is not None:
+            solutions[chapter] = Score(
+                number,
+                "solutions",
+                dict(points[chapter, "solutions"]),
+                {k.question: float(k.points) for k in keys},
+            )
+        solutions_total, cheat = scores[chapter, "solutions"], scores[chapter, "patched"]
         honest = _zero_points(number, variant)
-        if solutions != possible:
-            problems.append(f"{number}: the solutions score {solutions:g} of {possible:g}")
+        if solutions_total != possible:
+            problems.append(f"{number}: the solutions score {solutions_total:g} of {possible:g}")
         if cheat > honest:
             problems.append(f"{number}: patching the builtins gains {cheat - honest:g} points")
         lines.append(
-            f"{number}: solutions {solutions:g} of {possible:g}; zeroed answers after patching "
-            f"the builtins {cheat:g} (the zeros alone earn {honest:g})"
+            f"{number}: solutions {solutions_total:g} of {possible:g}; zeroed answers after "
+            f"patching the builtins {cheat:g} (the zeros alone earn {honest:g})"
         )
     if problems:
         raise GradingError("the zips do not grade alone as required:\n" + "\n".join(problems))
@@ -975,25 +996,34 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             seconds = time.perf_counter() - started
             print(f"[assignments] {len(built)} chapters built in {seconds:.0f} s")
+        alone_lines, alone_seconds, solutions = None, 0.0, None
+        if args.alone:  # first: its solutions' scores spare check_grading a second grading
+            started = time.perf_counter()
+            solutions = {} if args.check else None
+            alone_lines = check_zips_alone(
+                built, args.alone, variant=built_variant(args.out), solutions=solutions
+            )
+            alone_seconds = time.perf_counter() - started
         if args.check:
             started = time.perf_counter()
             variant = built_variant(args.out)
             scores = check_grading(
-                built, out=Path(args.out) / "instructor" / "assignments", variant=variant
+                built,
+                out=Path(args.out) / "instructor" / "assignments",
+                variant=variant,
+                solutions=solutions,
             )
             seconds = time.perf_counter() - started
-            print(f"[assignments] {len(scores)} notebooks graded in {seconds:.0f} s")
+            again = "" if solutions is None else " (the solutions' scores from the zips alone)"
+            print(f"[assignments] {len(scores)} notebooks graded in {seconds:.0f} s{again}")
             print(
                 (Path(args.out) / "instructor" / "assignments" / "SCORES.md").read_text(
                     encoding="utf-8"
                 )
             )
-        if args.alone:
-            started = time.perf_counter()
-            lines = check_zips_alone(built, args.alone, variant=built_variant(args.out))
-            seconds = time.perf_counter() - started
-            print(f"[assignments] each zip alone ({args.alone}), {seconds:.0f} s:")
-            print("\n".join(f"  {line}" for line in lines))
+        if alone_lines is not None:
+            print(f"[assignments] each zip alone ({args.alone}), {alone_seconds:.0f} s:")
+            print("\n".join(f"  {line}" for line in alone_lines))
     except (ChapterError, GradingError) as exc:
         parser.exit(2, f"{parser.prog}: error: {exc}\n")
     return 0

@@ -42,6 +42,18 @@ def test_every_recording_reproduces_here(name):
     checks.remember_outcome(outcome)
 
 
+def test_the_remembered_key_follows_the_reruns_code_not_the_books_tooling():
+    modules = checks._rerun_modules()
+    assert not [m for m in modules if m.startswith("fairbook_book.tooling")]
+    for needed in (
+        "fairbook_book.recordings",
+        "fairbook_book.chapters.small_groups",
+        "fairbook_book.chapters.ucerf",
+        "fairbook.confusion",
+    ):
+        assert needed in modules, needed
+
+
 def test_a_passing_outcome_is_remembered_under_its_key_and_a_failing_one_never(
     tmp_path, monkeypatch
 ):

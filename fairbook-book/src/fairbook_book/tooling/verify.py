@@ -775,12 +775,29 @@ def _verified_dir() -> Path | None:
     return Path.home() / ".cache" / "fairbook" / "verified"
 
 
+def _rerun_modules() -> dict[str, Path]:
+    """What the re-runs import (the chapters' code, the recordings, the reproduction
+    helpers), at any depth; not the book's tooling this module borrows helpers from."""
+    from importlib.resources import files
+
+    from fairbook_book.tooling import execution_cache
+
+    here = Path(str(files("fairbook_book"))) / "tooling" / "verify.py"
+    names = {
+        name
+        for name in execution_cache.imported_names(here.read_text("utf-8"), package="")
+        if not name.startswith("fairbook_book.tooling")
+    }
+    return execution_cache.module_closure(names)
+
+
 def verified_key(check: Check) -> str:
     """The key under which a passing outcome of `check` is remembered on this machine.
 
     It is the shared execution cache's key (:mod:`fairbook_book.tooling.execution_cache`)
-    of this module: every module of ``fairbook`` and ``fairbook_book`` the checks import, at
-    any depth (the chapters' code the re-runs call); every file of the two packages that is
+    of this module: this file, and every module of ``fairbook`` and ``fairbook_book`` the
+    checks import, at any depth (the chapters' code the re-runs call; not the book's
+    tooling, which no re-run runs); every file of the two packages that is
     not Python (every recording, the data registry's pins); ``constraints.txt`` and the
     Python version; the kernel signature and every installed distribution. With the check's
     name. Whatever a re-run reads changes it, so a remembered outcome is what the re-run
@@ -792,7 +809,7 @@ def verified_key(check: Check) -> str:
     from fairbook_book.tooling.chapters import find_root
 
     here = Path(str(files("fairbook_book"))) / "tooling" / "verify.py"
-    closure = execution_cache.module_closure(["fairbook_book.tooling.verify"])
+    closure = _rerun_modules()
     parts = {
         "notebook": execution_cache.file_sha256(here) or "",
         "code": execution_cache._files_digest(closure.items()),

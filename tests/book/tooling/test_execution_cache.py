@@ -246,12 +246,22 @@ def test_a_fresh_clone_keeps_what_another_copy_executed_on_this_machine(tmp_path
     assert not forced.from_cache
 
 
-def test_the_shared_cache_never_hands_out_a_damaged_or_foreign_execution(tmp_path, monkeypatch):
+@pytest.fixture
+def shared(tmp_path, monkeypatch):
+    """A shared cache in a temporary folder, and two copies of one book."""
     monkeypatch.delenv("FAIRBOOK_ROOT", raising=False)
     store = tmp_path / "shared"
     monkeypatch.setenv(ec.STORE_VARIABLE, str(store))
-    clone, fresh = _two_copies(tmp_path)
-    quiet = lambda *a, **k: None  # noqa: E731
+    return (store, *_two_copies(tmp_path))
+
+
+def _quiet(*args, **kwargs) -> None:
+    pass
+
+
+def test_the_shared_cache_never_hands_out_a_damaged_or_foreign_execution(tmp_path, shared):
+    store, clone, fresh = shared
+    quiet = _quiet
     chapters.execute_book(clone, "fast", echo=quiet)
     (folder,) = (store / "01_one").iterdir()
     kept = folder / "executed.ipynb"
@@ -265,12 +275,9 @@ def test_the_shared_cache_never_hands_out_a_damaged_or_foreign_execution(tmp_pat
     assert not (tmp_path / "x.ipynb").exists()
 
 
-def test_the_shared_cache_keeps_the_newest_executions_of_a_chapter(tmp_path, monkeypatch):
-    monkeypatch.delenv("FAIRBOOK_ROOT", raising=False)
-    store = tmp_path / "shared"
-    monkeypatch.setenv(ec.STORE_VARIABLE, str(store))
-    clone, _ = _two_copies(tmp_path)
-    quiet = lambda *a, **k: None  # noqa: E731
+def test_the_shared_cache_keeps_the_newest_executions_of_a_chapter(shared):
+    store, clone, _ = shared
+    quiet = _quiet
     for i in range(ec.KEEP_PER_CHAPTER + 2):
         _notebook(clone / "notebooks" / "01_one.ipynb", f"print({i})")
         chapters.execute_book(clone, "fast", echo=quiet)

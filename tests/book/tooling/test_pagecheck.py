@@ -261,28 +261,26 @@ def _chart_page(tmp_path: Path, *, use_the_control: bool) -> Path:
     return page
 
 
-@pytest.mark.skipif(
+_NEEDS_CHROMIUM_AND_VEGA = pytest.mark.skipif(
     pagecheck.chromium_binary() is None or not VEGA.is_dir(),
     reason="needs chromium and the vendored Vega files (make vendor)",
 )
-@pytest.mark.parametrize(
+_A_CONTROL_USED_OR_NOT = pytest.mark.parametrize(
     ("use_the_control", "expected"),
     [(True, []), (False, ["chart 1: moving k left the drawing unchanged"])],
 )
+
+
+@_NEEDS_CHROMIUM_AND_VEGA
+@_A_CONTROL_USED_OR_NOT
 def test_chart_controls_must_change_the_drawing(tmp_path, use_the_control, expected):
     page = _chart_page(tmp_path, use_the_control=use_the_control)
     assert pagecheck.check_charts(page) == expected
     assert not list(page.parent.glob(".*probe*"))  # the probe copy is removed
 
 
-@pytest.mark.skipif(
-    pagecheck.chromium_binary() is None or not VEGA.is_dir(),
-    reason="needs chromium and the vendored Vega files (make vendor)",
-)
-@pytest.mark.parametrize(
-    ("use_the_control", "expected"),
-    [(True, []), (False, ["chart 1: moving k left the drawing unchanged"])],
-)
+@_NEEDS_CHROMIUM_AND_VEGA
+@_A_CONTROL_USED_OR_NOT
 def test_the_page_check_probes_the_charts_in_its_phone_width_render(
     tmp_path, use_the_control, expected
 ):

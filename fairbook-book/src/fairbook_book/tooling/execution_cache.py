@@ -505,12 +505,19 @@ def store_dir() -> Path | None:
     '/tmp/fairbook-executed'
     >>> del os.environ[STORE_VARIABLE]
     """
-    value = os.environ.get(STORE_VARIABLE)
+    return machine_cache_dir(STORE_VARIABLE, "executed")
+
+
+def machine_cache_dir(variable: str, name: str) -> Path | None:
+    """A folder this machine's copies of the book share: ``$variable`` when set (``~``
+    expanded; ``off``, ``0``, ``no``, ``false`` or empty: None, no such folder), else
+    ``~/.cache/fairbook/<name>`` (beside the data cache)."""
+    value = os.environ.get(variable)
     if value is not None:
         if value.strip().lower() in {"", "0", "off", "no", "false"}:
             return None
         return Path(value.strip()).expanduser()
-    return Path.home() / ".cache" / "fairbook" / "executed"
+    return Path.home() / ".cache" / "fairbook" / name
 
 
 def _png_hashes(notebook: Mapping[str, Any]) -> set[str]:

@@ -765,14 +765,9 @@ VERIFIED_VARIABLE = "FAIRBOOK_VERIFIED_CACHE"
 def _verified_dir() -> Path | None:
     """``$FAIRBOOK_VERIFIED_CACHE`` (``off``, ``0`` or empty: none), else
     ``~/.cache/fairbook/verified``, beside the shared execution cache."""
-    import os
+    from fairbook_book.tooling.execution_cache import machine_cache_dir
 
-    value = os.environ.get(VERIFIED_VARIABLE)
-    if value is not None:
-        if value.strip().lower() in {"", "0", "off", "no", "false"}:
-            return None
-        return Path(value.strip()).expanduser()
-    return Path.home() / ".cache" / "fairbook" / "verified"
+    return machine_cache_dir(VERIFIED_VARIABLE, "verified")
 
 
 def _rerun_modules() -> dict[str, Path]:

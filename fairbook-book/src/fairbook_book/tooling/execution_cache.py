@@ -366,6 +366,40 @@ def key_parts(
     return KeyParts(parts, tuple(closure))
 
 
+def code_key_parts(
+    source: str | os.PathLike[str],
+    closure: Mapping[str, Path],
+    parameters: str,
+    *,
+    root: str | os.PathLike[str],
+) -> KeyParts:
+    """The same six parts for code that is not a chapter: a module `source` that imports the
+    modules `closure` (name to file), run with `parameters` (a text, kept as it is).
+
+    :mod:`fairbook_book.tooling.verify` keys the recording checks it remembers with it, so
+    that a remembered outcome depends on exactly what a chapter's execution would.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "check.py").write_text("import fairbook.confusion")
+    >>> closure = module_closure(["fairbook.confusion"])
+    >>> parts = code_key_parts(folder / "check.py", closure, "03/cps", root=folder)
+    >>> sorted(parts.parts) == sorted(CONTENT_PARTS + ("machine",)), parts.parts["parameters"]
+    (True, '03/cps')
+    """
+    parts = {
+        "notebook": file_sha256(source) or "",
+        "code": _files_digest(closure.items()),
+        "package data": _package_data_digest(),
+        "parameters": parameters,
+        "environment": _environment_digest(Path(root)),
+        "machine": _machine_digest(),
+    }
+    return KeyParts(parts, tuple(closure))
+
+
 def changed_parts(old: Mapping[str, str], new: Mapping[str, str]) -> list[str]:
     """The names of the parts that differ (a part missing from `old` counts as changed).
 

@@ -23,6 +23,7 @@ is what we allow for that; a verdict that flips is never covered by it. The chap
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -770,9 +771,11 @@ def _verified_dir() -> Path | None:
     return machine_cache_dir(VERIFIED_VARIABLE, "verified")
 
 
+@functools.cache
 def _rerun_modules() -> dict[str, Path]:
     """What the re-runs import (the chapters' code, the recordings, the reproduction
-    helpers), at any depth; not the book's tooling this module borrows helpers from."""
+    helpers), at any depth; not the book's tooling this module borrows helpers from. Found
+    once per process (the files' contents are read again for every key)."""
     from importlib.resources import files
 
     from fairbook_book.tooling import execution_cache
@@ -805,15 +808,7 @@ def verified_key(check: Check) -> str:
 
     here = Path(str(files("fairbook_book"))) / "tooling" / "verify.py"
     closure = _rerun_modules()
-    parts = {
-        "notebook": execution_cache.file_sha256(here) or "",
-        "code": execution_cache._files_digest(closure.items()),
-        "package data": execution_cache._package_data_digest(),
-        "parameters": check.name,
-        "environment": execution_cache._environment_digest(find_root(None)),
-        "machine": execution_cache._machine_digest(),
-    }
-    return execution_cache.KeyParts(parts).key
+    return execution_cache.code_key_parts(here, closure, check.name, root=find_root(None)).key
 
 
 def remembered_outcome(check: Check) -> dict | None:

@@ -4,6 +4,12 @@ What is timed, on the same seeded data (8 integer groups, binary int labels):
 
 * ``fairbook``    -- ``confusion_counts(y_true, y_pred, groups)`` then ``compute`` of
   PPR (selection rate), TPR and FPR over the [n_groups, 4] batch;
+* ``fairbook_rows`` -- the same, with the dense path counting one row per bincount key
+  (``fairbook.confusion.DENSE_PAIR_GROUPS`` set to 0 for the call): what counting rows in
+  pairs saves;
+* ``fairbook_general`` -- the same, with the dense path turned off for the call, so that
+  every input takes the general (``fairbook.labels``) path, the only path before it: what the
+  dense path saves;
 * ``bias_report`` -- ``fairbook.metrics.bias_report(y_true, y_pred, groups)``;
 * ``metricframe`` -- fairlearn ``MetricFrame`` with selection_rate / true_positive_rate /
   false_positive_rate, reading ``.by_group``;
@@ -35,6 +41,7 @@ import shlex
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import fairlearn
@@ -48,6 +55,7 @@ from fairlearn.metrics import (
     true_positive_rate,
 )
 
+from fairbook import confusion
 from fairbook.confusion import confusion_counts
 from fairbook.metrics import bias_report, compute
 
@@ -64,7 +72,14 @@ MF_METRICS = {
 GOAL_MF_OVER_FAIRBOOK = 30.0  # MetricFrame / fairbook >= this
 GOAL_COUNTING_OVER_FLOOR = 1.5  # fairbook / bincount <= this: the counting core (issue #50)
 GOAL_REPORT_OVER_FLOOR = 3.0  # bias_report / bincount <= this
-METHODS = ("bincount", "fairbook", "bias_report", "metricframe")
+METHODS = (
+    "bincount",
+    "fairbook",
+    "fairbook_rows",
+    "fairbook_general",
+    "bias_report",
+    "metricframe",
+)
 
 
 # --------------------------------------------------------------------------- workloads
@@ -91,6 +106,29 @@ def run_fairbook(y_true, y_pred, groups):
     return np.column_stack([compute(name, cm) for name in RATES])
 
 
+@contextmanager
+def _confusion_set(**values):
+    """``fairbook.confusion``'s names set to ``values`` for the duration of a call."""
+    saved = {name: getattr(confusion, name) for name in values}
+    for name, value in values.items():
+        setattr(confusion, name, value)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            setattr(confusion, name, value)
+
+
+def run_fairbook_rows(y_true, y_pred, groups):
+    with _confusion_set(DENSE_PAIR_GROUPS=0):
+        return run_fairbook(y_true, y_pred, groups)
+
+
+def run_fairbook_general(y_true, y_pred, groups):
+    with _confusion_set(_dense_counts=lambda *args, **kwargs: None):
+        return run_fairbook(y_true, y_pred, groups)
+
+
 def run_bias_report(y_true, y_pred, groups):
     return bias_report(y_true, y_pred, groups)
 
@@ -108,6 +146,10 @@ def check_agreement(y_true, y_pred, groups, cell, by_group: pd.DataFrame) -> dic
     np.testing.assert_array_equal(cm, floor, err_msg="confusion_counts != bare bincount")
 
     ours = run_fairbook(y_true, y_pred, groups)
+    for variant in (run_fairbook_rows, run_fairbook_general):
+        np.testing.assert_array_equal(
+            variant(y_true, y_pred, groups), ours, err_msg=f"{variant.__name__} != fairbook"
+        )
     np.testing.assert_array_equal(by_group.index.to_numpy(), np.arange(N_GROUPS))
     theirs = by_group.to_numpy(dtype=np.float64)
     np.testing.assert_allclose(
@@ -128,6 +170,7 @@ def check_agreement(y_true, y_pred, groups, cell, by_group: pd.DataFrame) -> dic
     )
     return {
         "confusion_counts_equals_bincount": True,
+        "fairbook_rows_and_general_equal_fairbook": True,
         "fairbook_allclose_metricframe_rtol": 1e-12,
         "bias_report_pair": [int(a), int(b)],
         "bias_report_DP_EOTP_EOFP_allclose_metricframe_rtol": 1e-9,
@@ -158,6 +201,8 @@ def bench_size(n: int) -> dict:
     calls = {
         "bincount": lambda: run_bincount(groups, cell),
         "fairbook": lambda: run_fairbook(y_true, y_pred, groups),
+        "fairbook_rows": lambda: run_fairbook_rows(y_true, y_pred, groups),
+        "fairbook_general": lambda: run_fairbook_general(y_true, y_pred, groups),
         "bias_report": lambda: run_bias_report(y_true, y_pred, groups),
         "metricframe": lambda: run_metricframe(y_true, y_pred, groups),
     }
@@ -176,6 +221,8 @@ def bench_size(n: int) -> dict:
     ratios = {
         "metricframe_over_fairbook": best["metricframe"] / best["fairbook"],
         "fairbook_over_bincount": best["fairbook"] / best["bincount"],
+        "fairbook_rows_over_bincount": best["fairbook_rows"] / best["bincount"],
+        "fairbook_general_over_bincount": best["fairbook_general"] / best["bincount"],
         "bias_report_over_bincount": best["bias_report"] / best["bincount"],
         "metricframe_over_bias_report": best["metricframe"] / best["bias_report"],
     }
@@ -201,14 +248,14 @@ def bench_size(n: int) -> dict:
 # --------------------------------------------------------------------------- report
 def print_table(results: list[dict]) -> None:
     print("\nBest-of-k wall time (s); 'x floor' = time / bincount time")
-    header = f"{'n':>12} {'method':<12} {'k':>2} {'best s':>10} {'x floor':>9}"
+    header = f"{'n':>12} {'method':<16} {'k':>2} {'best s':>10} {'x floor':>9}"
     print(header)
     print("-" * len(header))
     for res in results:
         for m in METHODS:
             best = res["best_seconds"][m]
             print(
-                f"{res['n']:>12,} {m:<12} {res['repeats'][m]:>2} {best:>10.5f} "
+                f"{res['n']:>12,} {m:<16} {res['repeats'][m]:>2} {best:>10.5f} "
                 f"{best / res['best_seconds']['bincount']:>8.1f}x"
             )
     print("\nRatios vs goals")

@@ -2,9 +2,10 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fairbook import confusion
 from fairbook.confusion import confusion_counts, multiclass_counts, one_vs_rest
 
 
@@ -213,3 +214,139 @@ def test_boolean_labels_keep_their_type_in_multiclass_counts():
 def test_one_vs_rest_refuses_impossible_counts(matrices, message):
     with pytest.raises(ValueError, match=message):
         one_vs_rest(np.array(matrices))
+
+
+# ------------------------------------------------------------------------ the dense path
+# confusion_counts counts 0/1 labels with small non-negative integer groups by blocks
+# (fairbook.confusion._dense_counts); everything else goes through fairbook.labels. The tests
+# below shrink the blocks so that a few rows cross block boundaries, odd last blocks and the
+# pair count, and hold the dense path to brute force and to the general path.
+
+
+@pytest.fixture(params=[3, 4], ids=["odd-blocks", "even-blocks"])
+def tiny_blocks(monkeypatch, request):
+    """Blocks of 3 or 4 rows, pairs up to 3 groups (12 cells), dense up to 8 group codes."""
+    monkeypatch.setattr(confusion, "DENSE_BLOCK", request.param)
+    monkeypatch.setattr(confusion, "DENSE_GROUPS", 8)
+    monkeypatch.setattr(confusion, "DENSE_PAIR_GROUPS", 3)
+    monkeypatch.setattr(confusion, "DENSE_PAIR_CELLS", 12)
+
+
+def _general(y_true, y_pred, groups, positive):
+    """The general path's answer: the same rows with groups as text (sorted like integers
+    below 10) and labels as floats, which the dense path refuses."""
+    text = None if groups is None else np.array([str(int(g)) for g in groups])
+    counts, labels = confusion_counts(
+        np.asarray(y_true, dtype=float),
+        np.asarray(y_pred, dtype=float),
+        text,
+        positive=float(positive),
+        return_groups=True,
+    )
+    return counts, None if labels is None else labels.astype(int)
+
+
+def test_dense_path_equals_brute_force_on_every_short_sequence(tiny_blocks):
+    """Exhaustive: every sequence of up to 3 rows of (true, pred, group in 0..3), both
+    positives, with and without groups; 4 groups (16 cells) count without pairs, 3 with."""
+    rows = [(t, p, g) for t in (0, 1) for p in (0, 1) for g in range(4)]
+    checked = 0
+    for length in (1, 2, 3):
+        for combo in np.ndindex(*(len(rows),) * length):
+            y_true, y_pred, groups = (
+                np.array(c) for c in zip(*(rows[i] for i in combo), strict=True)
+            )
+            for positive in (0, 1):
+                assert confusion.confusion_counts(y_true, y_pred, positive=positive).tolist() == (
+                    brute_force(y_true, y_pred, positive)
+                )
+                counts, labels = confusion.confusion_counts(
+                    y_true, y_pred, groups, positive=positive, return_groups=True
+                )
+                assert labels.tolist() == sorted(set(groups.tolist()))
+                for label, row in zip(labels, counts, strict=True):
+                    mask = groups == label
+                    assert row.tolist() == brute_force(y_true[mask], y_pred[mask], positive)
+                checked += 1
+    assert checked == 2 * (16 + 16**2 + 16**3)
+
+
+@settings(  # the fixture only sets constants, the same for every example
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    rows=st.lists(
+        st.tuples(st.integers(0, 1), st.integers(0, 1), st.integers(0, 7)), min_size=1, max_size=41
+    ),
+    dtypes=st.tuples(*[st.sampled_from(["bool", "int8", "int64", "uint16", "uint64"])] * 3),
+    positive=st.sampled_from([0, 1, True, False, np.int64(1), np.uint8(0)]),
+    grouped=st.booleans(),
+)
+def test_dense_path_equals_general_path_for_every_integer_type(
+    tiny_blocks, rows, dtypes, positive, grouped
+):
+    y_true, y_pred, groups = (np.array(c) for c in zip(*rows, strict=True))
+    if dtypes[2] == "bool":
+        groups = groups % 2
+    y_true, y_pred, groups = (
+        a.astype(d) for a, d in zip((y_true, y_pred, groups), dtypes, strict=True)
+    )
+    groups = groups if grouped else None
+    assert confusion._dense_counts(y_true, y_pred, groups, positive=positive) is not None
+    counts, labels = confusion.confusion_counts(
+        y_true, y_pred, groups, positive=positive, return_groups=True
+    )
+    expected_counts, expected_labels = _general(y_true, y_pred, groups, positive)
+    assert counts.dtype == np.int64
+    np.testing.assert_array_equal(counts, expected_counts)
+    if grouped:
+        assert labels.dtype == groups.dtype
+        assert labels.astype(int).tolist() == expected_labels.tolist()
+    else:
+        assert labels is None
+
+
+@pytest.mark.parametrize(
+    ("y_true", "y_pred", "groups", "positive"),
+    [
+        ([0, 1, 0, 1, 0, 2], [0] * 6, None, 1),  # a third label in the second block
+        ([0, 1, 0, 1, 0, 1], [0, 1, 0, 1, -1, 0], None, 1),  # -1: huge when read unsigned
+        ([0, 1, 0, 1, 0, 1], [0] * 6, [0, 1, 2, 3, 4, 8], 1),  # group code 8 > DENSE_GROUPS - 1
+        ([0, 1, 0, 1, 0, 1], [0] * 6, [0, 1, 2, 3, 4, -1], 1),  # a negative group
+        ([0, 1, 0, 1, 0, 1], [0] * 6, None, 2),  # positive outside 0/1
+        ([0, 1, 0, 1, 0, 1], [0] * 6, None, 1.0),  # positive not an integer
+        ([], [], None, 1),  # no rows
+    ],
+)
+def test_dense_path_hands_everything_else_to_the_general_path(
+    tiny_blocks, y_true, y_pred, groups, positive
+):
+    """None from the dense path, then the general path's answer or message."""
+    y_true, y_pred = np.array(y_true, dtype=int), np.array(y_pred, dtype=int)
+    groups = None if groups is None else np.array(groups)
+    assert confusion._dense_counts(y_true, y_pred, groups, positive=positive) is None
+    try:
+        got = confusion.confusion_counts(y_true, y_pred, groups, positive=positive)
+    except ValueError as error:
+        assert "labels other than" in str(error) or "occurs in neither" in str(error)
+    else:
+        assert got.sum() == y_true.size
+
+
+def test_dense_path_refuses_non_native_byte_order():
+    big_endian = np.array([1, 0, 1], dtype=">i8")
+    assert confusion._dense_counts(big_endian, big_endian, None, positive=1) is None
+    assert confusion_counts(big_endian, big_endian).tolist() == [2, 0, 0, 1]
+
+
+def test_dense_path_at_full_block_size_equals_bincount():
+    """Real block sizes: 3 blocks and an odd tail, with pairs (8 groups) and without (40)."""
+    rng = np.random.default_rng(7)
+    n = 2 * confusion.DENSE_BLOCK + 1001
+    y_true, y_pred = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    for n_groups in (8, 40):
+        groups = rng.integers(1, n_groups, n)  # code 0 absent: dropped from the rows
+        counts, labels = confusion_counts(y_true, y_pred, groups, return_groups=True)
+        floor = np.bincount(4 * groups + 3 - 2 * y_true - y_pred, minlength=4 * n_groups)
+        np.testing.assert_array_equal(counts, floor.reshape(n_groups, 4)[1:])
+        assert labels.tolist() == list(range(1, n_groups))

@@ -308,7 +308,6 @@ def profile(n: int, calls: int = 20) -> None:
             "/tmp/lp line_profiler && PYTHONPATH=/tmp/lp python "
             "benchmarks/bench_metrics.py --profile"
         )
-    import fairbook.confusion as confusion
     import fairbook.labels as labels
     import fairbook.metrics.group as group
 
@@ -316,6 +315,7 @@ def profile(n: int, calls: int = 20) -> None:
     profiler = LineProfiler()
     for func in (
         confusion.confusion_counts,
+        confusion._dense_counts,
         labels.binary_indicators,
         labels.encode_values,
         confusion.multiclass_counts,

@@ -354,11 +354,24 @@ def key_parts(
     path = Path(notebook)
     raw = path.read_bytes()
     closure = module_closure(imported_names(notebook_code(json.loads(raw)), package=""))
+    parameters_digest = _sha256(json.dumps(dict(parameters), sort_keys=True).encode())
+    return _parts(_sha256(raw), closure, parameters_digest, root=root, machine=machine)
+
+
+def _parts(
+    source_digest: str,
+    closure: Mapping[str, Path],
+    parameters: str,
+    *,
+    root: str | os.PathLike[str],
+    machine: bool,
+) -> KeyParts:
+    """The key's parts, given the source's digest, what it imports and its parameters."""
     parts = {
-        "notebook": _sha256(raw),
+        "notebook": source_digest,
         "code": _files_digest(closure.items()),
         "package data": _package_data_digest(),
-        "parameters": _sha256(json.dumps(dict(parameters), sort_keys=True).encode()),
+        "parameters": parameters,
         "environment": _environment_digest(Path(root)),
     }
     if machine:
@@ -389,15 +402,7 @@ def code_key_parts(
     >>> sorted(parts.parts) == sorted(CONTENT_PARTS + ("machine",)), parts.parts["parameters"]
     (True, '03/cps')
     """
-    parts = {
-        "notebook": file_sha256(source) or "",
-        "code": _files_digest(closure.items()),
-        "package data": _package_data_digest(),
-        "parameters": parameters,
-        "environment": _environment_digest(Path(root)),
-        "machine": _machine_digest(),
-    }
-    return KeyParts(parts, tuple(closure))
+    return _parts(file_sha256(source) or "", closure, parameters, root=root, machine=True)
 
 
 def changed_parts(old: Mapping[str, str], new: Mapping[str, str]) -> list[str]:

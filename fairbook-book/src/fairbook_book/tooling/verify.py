@@ -771,19 +771,23 @@ def _verified_dir() -> Path | None:
     return machine_cache_dir(VERIFIED_VARIABLE, "verified")
 
 
+def _this_file() -> Path:
+    """This module's file, as installed."""
+    from importlib.resources import files
+
+    return Path(str(files("fairbook_book"))) / "tooling" / "verify.py"
+
+
 @functools.cache
 def _rerun_modules() -> dict[str, Path]:
     """What the re-runs import (the chapters' code, the recordings, the reproduction
     helpers), at any depth; not the book's tooling this module borrows helpers from. Found
     once per process (the files' contents are read again for every key)."""
-    from importlib.resources import files
-
     from fairbook_book.tooling import execution_cache
 
-    here = Path(str(files("fairbook_book"))) / "tooling" / "verify.py"
     names = {
         name
-        for name in execution_cache.imported_names(here.read_text("utf-8"), package="")
+        for name in execution_cache.imported_names(_this_file().read_text("utf-8"), package="")
         if not name.startswith("fairbook_book.tooling")
     }
     return execution_cache.module_closure(names)
@@ -801,14 +805,13 @@ def verified_key(check: Check) -> str:
     name. Whatever a re-run reads changes it, so a remembered outcome is what the re-run
     would compute again here.
     """
-    from importlib.resources import files
-
     from fairbook_book.tooling import execution_cache
     from fairbook_book.tooling.chapters import find_root
 
-    here = Path(str(files("fairbook_book"))) / "tooling" / "verify.py"
-    closure = _rerun_modules()
-    return execution_cache.code_key_parts(here, closure, check.name, root=find_root(None)).key
+    parts = execution_cache.code_key_parts(
+        _this_file(), _rerun_modules(), check.name, root=find_root(None)
+    )
+    return parts.key
 
 
 def remembered_outcome(check: Check) -> dict | None:
